@@ -1,0 +1,13 @@
+module github.com/lowent/lowentc
+
+go 1.26.0
+
+require (
+	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/stretchr/testify v1.12.1
+)
+
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
+)

@@ -1,0 +1,199 @@
+package lang
+
+import "encoding/binary"
+
+// BuiltinID names a builtin function.
+type BuiltinID int
+
+const (
+	BLen          BuiltinID = iota // len(s) -> u32
+	BRest                          // rest(s, N) -> []T: the elements after the whole N-chunks
+	BLoad                          // load_{le,be}{16,32,64}(a, off) -> uN
+	BStore                         // store_{le,be}{16,32,64}(a, off, v)
+	BClmulLo                       // clmul_lo(a: u64, b: u64) -> u64
+	BClmulHi                       // clmul_hi(a: u64, b: u64) -> u64
+	BAESEnc                        // aes_enc(s0, s1, k0, k1: u64) -> (u64, u64)
+	BAESEncLast                    // aes_enclast(s0, s1, k0, k1: u64) -> (u64, u64)
+	BSelect                        // select(c: bool, a: T, b: T) -> T, branch-free
+	BUncheckedGet                  // unchecked_get(a, i) -> T      (unsafe)
+	BUncheckedSet                  // unchecked_set(a, i, v)        (unsafe)
+	BTrace                         // trace(x, ...)                 (io)
+)
+
+// Builtin describes a builtin function. Its meaning is the same on every
+// target; Features says which hardware a target may use to compute it.
+type Builtin struct {
+	ID        BuiltinID
+	Name      string
+	Effects   EffectSet  // effects the builtin itself has (bounds checks come from the checker)
+	Features  FeatureSet // hardware that computes it directly
+	Bits      int        // BLoad/BStore: word width
+	BigEndian bool       // BLoad/BStore: byte order
+}
+
+// Builtins maps a builtin's name to its description.
+var Builtins = map[string]*Builtin{}
+
+func init() {
+	add := func(b *Builtin) { Builtins[b.Name] = b }
+	add(&Builtin{ID: BLen, Name: "len"})
+	add(&Builtin{ID: BRest, Name: "rest"})
+	for _, bits := range []int{16, 32, 64} {
+		for _, be := range []bool{false, true} {
+			order := "le"
+			if be {
+				order = "be"
+			}
+			add(&Builtin{ID: BLoad, Name: "load_" + order + itoa(bits), Bits: bits, BigEndian: be})
+			add(&Builtin{ID: BStore, Name: "store_" + order + itoa(bits), Bits: bits, BigEndian: be})
+		}
+	}
+	add(&Builtin{ID: BClmulLo, Name: "clmul_lo", Features: FeatureSet(FeatPCLMUL)})
+	add(&Builtin{ID: BClmulHi, Name: "clmul_hi", Features: FeatureSet(FeatPCLMUL)})
+	add(&Builtin{ID: BAESEnc, Name: "aes_enc", Features: FeatureSet(FeatAES)})
+	add(&Builtin{ID: BAESEncLast, Name: "aes_enclast", Features: FeatureSet(FeatAES)})
+	add(&Builtin{ID: BSelect, Name: "select"})
+	add(&Builtin{ID: BUncheckedGet, Name: "unchecked_get", Effects: EffectSet(EffUnsafe)})
+	add(&Builtin{ID: BUncheckedSet, Name: "unchecked_set", Effects: EffectSet(EffUnsafe)})
+	add(&Builtin{ID: BTrace, Name: "trace", Effects: EffectSet(EffIO)})
+}
+
+func itoa(n int) string {
+	switch n {
+	case 16:
+		return "16"
+	case 32:
+		return "32"
+	case 64:
+		return "64"
+	}
+	panic("BUG: itoa")
+}
+
+// ---------------------------------------------------------------- shared semantics
+//
+// The reference meaning of the arithmetic builtins, used by the VM, the IR
+// interpreter and the backends' constant folders alike.
+
+// ClmulLo returns the low 64 bits of the carry-less product of a and b.
+func ClmulLo(a, b uint64) uint64 {
+	lo, _ := clmul(a, b)
+	return lo
+}
+
+// ClmulHi returns the high 64 bits of the carry-less product of a and b.
+func ClmulHi(a, b uint64) uint64 {
+	_, hi := clmul(a, b)
+	return hi
+}
+
+func clmul(a, b uint64) (lo, hi uint64) {
+	for i := uint(0); i < 64; i++ {
+		if b>>i&1 != 0 {
+			lo ^= a << i
+			if i > 0 {
+				hi ^= a >> (64 - i)
+			}
+		}
+	}
+	return lo, hi
+}
+
+// An AES state or round key is 16 bytes held in two u64 words: bytes 0..7
+// little-endian in the first word, bytes 8..15 in the second. That is the
+// layout of an x86 XMM register loaded from the 16 bytes in memory order.
+
+// AESEnc is one AES encryption round (SubBytes, ShiftRows, MixColumns,
+// AddRoundKey), the x86 AESENC instruction.
+func AESEnc(s0, s1, k0, k1 uint64) (uint64, uint64) {
+	s := toBytes(s0, s1)
+	s = mixColumns(shiftRows(subBytes(s)))
+	return xorKey(s, k0, k1)
+}
+
+// AESEncLast is the final AES round (no MixColumns), the x86 AESENCLAST instruction.
+func AESEncLast(s0, s1, k0, k1 uint64) (uint64, uint64) {
+	s := toBytes(s0, s1)
+	s = shiftRows(subBytes(s))
+	return xorKey(s, k0, k1)
+}
+
+func toBytes(a, b uint64) [16]byte {
+	var s [16]byte
+	binary.LittleEndian.PutUint64(s[:8], a)
+	binary.LittleEndian.PutUint64(s[8:], b)
+	return s
+}
+
+func xorKey(s [16]byte, k0, k1 uint64) (uint64, uint64) {
+	return binary.LittleEndian.Uint64(s[:8]) ^ k0, binary.LittleEndian.Uint64(s[8:]) ^ k1
+}
+
+func subBytes(s [16]byte) [16]byte {
+	for i := range s {
+		s[i] = AESSbox[s[i]]
+	}
+	return s
+}
+
+// shiftRows: byte i is row i%4, column i/4; row r rotates left by r columns.
+func shiftRows(s [16]byte) [16]byte {
+	var o [16]byte
+	for c := 0; c < 4; c++ {
+		for r := 0; r < 4; r++ {
+			o[4*c+r] = s[4*((c+r)%4)+r]
+		}
+	}
+	return o
+}
+
+func xtime(b byte) byte {
+	if b&0x80 != 0 {
+		return b<<1 ^ 0x1b
+	}
+	return b << 1
+}
+
+func mixColumns(s [16]byte) [16]byte {
+	var o [16]byte
+	for c := 0; c < 4; c++ {
+		a0, a1, a2, a3 := s[4*c], s[4*c+1], s[4*c+2], s[4*c+3]
+		t := a0 ^ a1 ^ a2 ^ a3
+		o[4*c] = a0 ^ t ^ xtime(a0^a1)
+		o[4*c+1] = a1 ^ t ^ xtime(a1^a2)
+		o[4*c+2] = a2 ^ t ^ xtime(a2^a3)
+		o[4*c+3] = a3 ^ t ^ xtime(a3^a0)
+	}
+	return o
+}
+
+// AESSbox is the AES S-box, computed from its definition (inverse in GF(2^8)
+// followed by the affine map).
+var AESSbox = func() [256]byte {
+	var box [256]byte
+	p, q := byte(1), byte(1)
+	for {
+		// p runs over the multiplicative group by powers of 3, q over its inverses.
+		p = p ^ p<<1 ^ func() byte {
+			if p&0x80 != 0 {
+				return 0x1b
+			}
+			return 0
+		}()
+		q ^= q << 1
+		q ^= q << 2
+		q ^= q << 4
+		if q&0x80 != 0 {
+			q ^= 0x09
+		}
+		x := q ^ rotl8(q, 1) ^ rotl8(q, 2) ^ rotl8(q, 3) ^ rotl8(q, 4)
+		box[p] = x ^ 0x63
+		if p == 1 {
+			break
+		}
+	}
+	box[0] = 0x63
+	return box
+}()
+
+func rotl8(x byte, n uint) byte { return x<<n | x>>(8-n) }

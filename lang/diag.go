@@ -1,0 +1,101 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Diag is one diagnostic: a position, a message and optional notes (each with
+// its own position, e.g. the steps of a call path).
+type Diag struct {
+	Pos   Pos
+	Msg   string
+	Notes []Note
+}
+
+// Note is a secondary message attached to a diagnostic.
+type Note struct {
+	Pos Pos
+	Msg string
+}
+
+func (d *Diag) Error() string { return d.Pos.String() + ": " + d.Msg }
+
+// Diags is a list of diagnostics; as an error it reads as the first one.
+type Diags []*Diag
+
+func (ds Diags) Error() string {
+	if len(ds) == 0 {
+		return "no errors"
+	}
+	if len(ds) == 1 {
+		return ds[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more errors)", ds[0].Error(), len(ds)-1)
+}
+
+// Err returns ds as an error, or nil when it is empty.
+func (ds Diags) Err() error {
+	if len(ds) == 0 {
+		return nil
+	}
+	return ds
+}
+
+// Sort orders diagnostics by file, line and column, keeping the order of equal positions.
+func (ds Diags) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Pos, ds[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// Sources maps a file name to its text, for rendering source lines.
+type Sources map[string][]byte
+
+// Render writes every diagnostic as `file:line:col: message`, then the source
+// line and a caret under the column, then its notes.
+func (ds Diags) Render(src Sources) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.Pos.String() + ": " + d.Msg + "\n")
+		writeCaret(&b, src, d.Pos)
+		for _, n := range d.Notes {
+			b.WriteString(n.Pos.String() + ": note: " + n.Msg + "\n")
+		}
+	}
+	return b.String()
+}
+
+func writeCaret(b *strings.Builder, src Sources, p Pos) {
+	text, ok := src[p.File]
+	if !ok || p.Line < 1 {
+		return
+	}
+	lines := strings.Split(string(text), "\n")
+	if p.Line > len(lines) {
+		return
+	}
+	line := strings.TrimRight(lines[p.Line-1], "\r")
+	b.WriteString("    " + strings.ReplaceAll(line, "\t", " ") + "\n")
+	col := p.Col
+	if col < 1 {
+		col = 1
+	}
+	if col > len(line)+1 {
+		col = len(line) + 1
+	}
+	b.WriteString("    " + strings.Repeat(" ", col-1) + "^\n")
+}
+
+// Errorf makes a diagnostic.
+func Errorf(p Pos, format string, args ...any) *Diag {
+	return &Diag{Pos: p, Msg: fmt.Sprintf(format, args...)}
+}
