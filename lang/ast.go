@@ -16,7 +16,14 @@ type Pos struct {
 	Col  int
 }
 
-func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
+// String is FILE:LINE:COL, or just FILE for a position naming a whole file
+// (one that could not be read).
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
 
 // Node is any syntax tree node.
 type Node interface{ Position() Pos }
@@ -139,13 +146,15 @@ type LetStmt struct {
 }
 
 // AssignStmt is `LHS = E`, `LHS op= E`, or `(a, b) = f(...)`.
-// Op is "=" or one of "+=", "-=", "*=", "&=", "|=", "^=", "<<=", ">>=",
-// "<<<=", ">>>=".
+// Op is "=" or one of "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=",
+// ">>=", "<<<=", ">>>=".
 type AssignStmt struct {
 	Pos     Pos
 	Targets []Expr // *Ident or *IndexExpr
 	Op      string
 	Value   Expr
+
+	Checked bool // set by the checker: /= or %= by a divisor not proven non-zero (trap)
 }
 
 // ExprStmt is a call evaluated for its effect on `mut` arguments.

@@ -10,137 +10,137 @@ import "github.com/alecthomas/participle/v2/lexer"
 // file: "module" Ident item*
 type gFile struct {
 	Pos    lexer.Position
-	Module string   `"module" @Ident`
-	Items  []*gItem `@@*`
+	Module string   `parser:"\"module\" @Ident"`
+	Items  []*gItem `parser:"@@*"`
 }
 
 // item: import | const | fn
 type gItem struct {
-	Import *gImport `  @@`
-	Const  *gConst  `| @@`
-	Func   *gFunc   `| @@`
+	Import *gImport `parser:"  @@"`
+	Const  *gConst  `parser:"| @@"`
+	Func   *gFunc   `parser:"| @@"`
 }
 
 // import: "import" Ident
 type gImport struct {
 	Pos  lexer.Position
-	Name string `"import" @Ident`
+	Name string `parser:"\"import\" @Ident"`
 }
 
 // const: "const" Ident ":" type "=" expr
 type gConst struct {
 	Pos   lexer.Position
-	Name  string `"const" @Ident`
-	Type  *gType `":" @@`
-	Value *gExpr `"=" @@`
+	Name  string `parser:"\"const\" @Ident"`
+	Type  *gType `parser:"\":\" @@"`
+	Value *gExpr `parser:"\"=\" @@"`
 }
 
 // type: "[" expr? "]" type | "(" type ("," type)* ")" | Ident
 type gType struct {
 	Pos   lexer.Position
-	Array *gArrayType `  @@`
-	Tuple []*gType    `| "(" @@ ("," @@)* ")"`
-	Name  string      `| @Ident`
+	Array *gArrayType `parser:"  @@"`
+	Tuple []*gType    `parser:"| \"(\" @@ (\",\" @@)* \")\""`
+	Name  string      `parser:"| @Ident"`
 }
 
 type gArrayType struct {
 	Pos  lexer.Position
-	Len  *gExpr `"[" @@? "]"`
-	Elem *gType `@@`
+	Len  *gExpr `parser:"\"[\" @@? \"]\""`
+	Elem *gType `parser:"@@"`
 }
 
 // fn: "export"? "fn" Ident "(" params ")" ("->" type)? ("requires" expr ("," expr)*)* effects? block
 type gFunc struct {
 	Pos      lexer.Position
-	Export   bool      `@"export"?`
-	Name     string    `"fn" @Ident`
-	Params   []*gParam `"(" (@@ ("," @@)* ","?)? ")"`
-	Results  *gType    `("->" @@)?`
-	Requires []*gExpr  `("requires" @@ ("," @@)*)*`
-	Effects  *gEffects `@@?`
-	Body     *gBlock   `@@`
+	Export   bool      `parser:"@\"export\"?"`
+	Name     string    `parser:"\"fn\" @Ident"`
+	Params   []*gParam `parser:"\"(\" (@@ (\",\" @@)* \",\"?)? \")\""`
+	Results  *gType    `parser:"(\"->\" @@)?"`
+	Requires []*gExpr  `parser:"(\"requires\" @@ (\",\" @@)*)*"`
+	Effects  *gEffects `parser:"@@?"`
+	Body     *gBlock   `parser:"@@"`
 }
 
 // effects: "effects" ("none" | Ident ("," Ident)*)
 type gEffects struct {
 	Pos   lexer.Position
-	None  bool     `"effects" ( @"none"`
-	Names []string `          | @Ident ("," @Ident)* )`
+	None  bool     `parser:"\"effects\" ( @\"none\""`
+	Names []string `parser:"          | @Ident (\",\" @Ident)* )"`
 }
 
 // param: Ident ":" "mut"? type
 type gParam struct {
 	Pos  lexer.Position
-	Name string `@Ident ":"`
-	Mut  bool   `@"mut"?`
-	Type *gType `@@`
+	Name string `parser:"@Ident \":\""`
+	Mut  bool   `parser:"@\"mut\"?"`
+	Type *gType `parser:"@@"`
 }
 
 // block: "{" stmt* "}"
 type gBlock struct {
 	Pos   lexer.Position
-	Stmts []*gStmt `"{" @@* "}"`
+	Stmts []*gStmt `parser:"\"{\" @@* \"}\""`
 }
 
 type gStmt struct {
 	Pos    lexer.Position
-	Let    *gLet    `  @@`
-	If     *gIf     `| @@`
-	For    *gFor    `| @@`
-	Return *gReturn `| @@`
-	Absorb *gAbsorb `| @@`
-	Block  *gBlock  `| @@`
-	Simple *gSimple `| @@`
+	Let    *gLet    `parser:"  @@"`
+	If     *gIf     `parser:"| @@"`
+	For    *gFor    `parser:"| @@"`
+	Return *gReturn `parser:"| @@"`
+	Absorb *gAbsorb `parser:"| @@"`
+	Block  *gBlock  `parser:"| @@"`
+	Simple *gSimple `parser:"| @@"`
 }
 
 // let: ("let" | "var") ("(" Ident ("," Ident)* ")" | Ident) (":" type)? ("=" expr)?
 type gLet struct {
 	Pos   lexer.Position
-	Kind  string   `@("let" | "var")`
-	Tuple []string `( "(" @Ident ("," @Ident)* ")"`
-	Name  string   `| @Ident )`
-	Type  *gType   `(":" @@)?`
-	Value *gExpr   `("=" @@)?`
+	Kind  string   `parser:"@(\"let\" | \"var\")"`
+	Tuple []string `parser:"( \"(\" @Ident (\",\" @Ident)* \")\""`
+	Name  string   `parser:"| @Ident )"`
+	Type  *gType   `parser:"(\":\" @@)?"`
+	Value *gExpr   `parser:"(\"=\" @@)?"`
 }
 
 // if: "if" expr block ("else" (if | block))?
 type gIf struct {
 	Pos    lexer.Position
-	Cond   *gExpr  `"if" @@`
-	Then   *gBlock `@@`
-	ElseIf *gIf    `("else" ( @@`
-	Else   *gBlock `         | @@ ))?`
+	Cond   *gExpr  `parser:"\"if\" @@"`
+	Then   *gBlock `parser:"@@"`
+	ElseIf *gIf    `parser:"(\"else\" ( @@"`
+	Else   *gBlock `parser:"         | @@ ))?"`
 }
 
 // for: "for" Ident ("," Ident)* "in" expr (".." expr)? block
 type gFor struct {
 	Pos   lexer.Position
-	Names []string `"for" @Ident ("," @Ident)* "in"`
-	Lo    *gExpr   `@@`
-	Hi    *gExpr   `(".." @@)?`
-	Body  *gBlock  `@@`
+	Names []string `parser:"\"for\" @Ident (\",\" @Ident)* \"in\""`
+	Lo    *gExpr   `parser:"@@"`
+	Hi    *gExpr   `parser:"(\"..\" @@)?"`
+	Body  *gBlock  `parser:"@@"`
 }
 
 // return: "return" (expr ("," expr)*)?
 type gReturn struct {
 	Pos    lexer.Position
-	Values []*gExpr `"return" (@@ ("," @@)*)?`
+	Values []*gExpr `parser:"\"return\" (@@ (\",\" @@)*)?"`
 }
 
 // absorb: "absorb" Ident ("," Ident)* "because" String block
 type gAbsorb struct {
 	Pos     lexer.Position
-	Effects []string `"absorb" @Ident ("," @Ident)*`
-	Reason  string   `"because" @String`
-	Body    *gBlock  `@@`
+	Effects []string `parser:"\"absorb\" @Ident (\",\" @Ident)*"`
+	Reason  string   `parser:"\"because\" @String"`
+	Body    *gBlock  `parser:"@@"`
 }
 
 // simple: expr ("," expr)* (assignop expr)?
 type gSimple struct {
 	Pos     lexer.Position
-	Targets []*gExpr `@@ ("," @@)*`
-	Op      string   `( @("=" | "+=" | "-=" | "*=" | "/=" | "%=" | "&=" | "|=" | "^=" | "<<<=" | ">>>=" | "<<=" | ">>=")`
-	Value   *gExpr   `  @@ )?`
+	Targets []*gExpr `parser:"@@ (\",\" @@)*"`
+	Op      string   `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"%=\" | \"&=\" | \"|=\" | \"^=\" | \"<<<=\" | \">>>=\" | \"<<=\" | \">>=\")"`
+	Value   *gExpr   `parser:"  @@ )?"`
 }
 
 // ---------------------------------------------------------------- expressions
@@ -148,176 +148,176 @@ type gSimple struct {
 // expr: and ("||" and)*
 type gExpr struct {
 	Pos  lexer.Position
-	Left *gAnd    `@@`
-	Rest []*gOrOp `@@*`
+	Left *gAnd    `parser:"@@"`
+	Rest []*gOrOp `parser:"@@*"`
 }
 
 type gOrOp struct {
 	Pos   lexer.Position
-	Op    string `@"||"`
-	Right *gAnd  `@@`
+	Op    string `parser:"@\"||\""`
+	Right *gAnd  `parser:"@@"`
 }
 
 // and: cmp ("&&" cmp)*
 type gAnd struct {
 	Pos  lexer.Position
-	Left *gCmp     `@@`
-	Rest []*gAndOp `@@*`
+	Left *gCmp     `parser:"@@"`
+	Rest []*gAndOp `parser:"@@*"`
 }
 
 type gAndOp struct {
 	Pos   lexer.Position
-	Op    string `@"&&"`
-	Right *gCmp  `@@`
+	Op    string `parser:"@\"&&\""`
+	Right *gCmp  `parser:"@@"`
 }
 
 // cmp: bitor (cmpop bitor)?
 type gCmp struct {
 	Pos   lexer.Position
-	Left  *gBitOr `@@`
-	Right *gCmpOp `@@?`
+	Left  *gBitOr `parser:"@@"`
+	Right *gCmpOp `parser:"@@?"`
 }
 
 type gCmpOp struct {
 	Pos   lexer.Position
-	Op    string  `@("==" | "!=" | "<=" | ">=" | "<" | ">")`
-	Right *gBitOr `@@`
+	Op    string  `parser:"@(\"==\" | \"!=\" | \"<=\" | \">=\" | \"<\" | \">\")"`
+	Right *gBitOr `parser:"@@"`
 }
 
 // bitor: xor ("|" xor)*
 type gBitOr struct {
 	Pos  lexer.Position
-	Left *gXor     `@@`
-	Rest []*gOrBit `@@*`
+	Left *gXor     `parser:"@@"`
+	Rest []*gOrBit `parser:"@@*"`
 }
 
 type gOrBit struct {
 	Pos   lexer.Position
-	Op    string `@"|"`
-	Right *gXor  `@@`
+	Op    string `parser:"@\"|\""`
+	Right *gXor  `parser:"@@"`
 }
 
 // xor: bitand ("^" bitand)*
 type gXor struct {
 	Pos  lexer.Position
-	Left *gBitAnd  `@@`
-	Rest []*gXorOp `@@*`
+	Left *gBitAnd  `parser:"@@"`
+	Rest []*gXorOp `parser:"@@*"`
 }
 
 type gXorOp struct {
 	Pos   lexer.Position
-	Op    string   `@"^"`
-	Right *gBitAnd `@@`
+	Op    string   `parser:"@\"^\""`
+	Right *gBitAnd `parser:"@@"`
 }
 
 // bitand: shift ("&" shift)*
 type gBitAnd struct {
 	Pos  lexer.Position
-	Left *gShift    `@@`
-	Rest []*gAndBit `@@*`
+	Left *gShift    `parser:"@@"`
+	Rest []*gAndBit `parser:"@@*"`
 }
 
 type gAndBit struct {
 	Pos   lexer.Position
-	Op    string  `@"&"`
-	Right *gShift `@@`
+	Op    string  `parser:"@\"&\""`
+	Right *gShift `parser:"@@"`
 }
 
 // shift: add (("<<<" | ">>>" | "<<" | ">>") add)*
 type gShift struct {
 	Pos  lexer.Position
-	Left *gAdd       `@@`
-	Rest []*gShiftOp `@@*`
+	Left *gAdd       `parser:"@@"`
+	Rest []*gShiftOp `parser:"@@*"`
 }
 
 type gShiftOp struct {
 	Pos   lexer.Position
-	Op    string `@("<<<" | ">>>" | "<<" | ">>")`
-	Right *gAdd  `@@`
+	Op    string `parser:"@(\"<<<\" | \">>>\" | \"<<\" | \">>\")"`
+	Right *gAdd  `parser:"@@"`
 }
 
 // add: mul (("+" | "-") mul)*
 type gAdd struct {
 	Pos  lexer.Position
-	Left *gMul     `@@`
-	Rest []*gAddOp `@@*`
+	Left *gMul     `parser:"@@"`
+	Rest []*gAddOp `parser:"@@*"`
 }
 
 type gAddOp struct {
 	Pos   lexer.Position
-	Op    string `@("+" | "-")`
-	Right *gMul  `@@`
+	Op    string `parser:"@(\"+\" | \"-\")"`
+	Right *gMul  `parser:"@@"`
 }
 
 // mul: cast (("*" | "/" | "%") cast)*
 type gMul struct {
 	Pos  lexer.Position
-	Left *gCast    `@@`
-	Rest []*gMulOp `@@*`
+	Left *gCast    `parser:"@@"`
+	Rest []*gMulOp `parser:"@@*"`
 }
 
 type gMulOp struct {
 	Pos   lexer.Position
-	Op    string `@("*" | "/" | "%")`
-	Right *gCast `@@`
+	Op    string `parser:"@(\"*\" | \"/\" | \"%\")"`
+	Right *gCast `parser:"@@"`
 }
 
 // cast: unary ("as" type)*
 type gCast struct {
 	Pos  lexer.Position
-	X    *gUnary  `@@`
-	Cast []*gAsOp `@@*`
+	X    *gUnary  `parser:"@@"`
+	Cast []*gAsOp `parser:"@@*"`
 }
 
 type gAsOp struct {
 	Pos lexer.Position
-	To  *gType `"as" @@`
+	To  *gType `parser:"\"as\" @@"`
 }
 
 // unary: ("-" | "~" | "!") unary | postfix
 type gUnary struct {
 	Pos     lexer.Position
-	Op      string    `( @("-" | "~" | "!")`
-	X       *gUnary   `  @@ )`
-	Postfix *gPostfix `| @@`
+	Op      string    `parser:"( @(\"-\" | \"~\" | \"!\")"`
+	X       *gUnary   `parser:"  @@ )"`
+	Postfix *gPostfix `parser:"| @@"`
 }
 
 // postfix: primary ("[" expr "]")*
 type gPostfix struct {
 	Pos     lexer.Position
-	Prim    *gPrimary `@@`
-	Indexes []*gIndex `@@*`
+	Prim    *gPrimary `parser:"@@"`
+	Indexes []*gIndex `parser:"@@*"`
 }
 
 type gIndex struct {
 	Pos   lexer.Position
-	Index *gExpr `"[" @@ "]"`
+	Index *gExpr `parser:"\"[\" @@ \"]\""`
 }
 
 // primary: Int | "true" | "false" | "[" exprs "]" | "(" expr ")" | Ident ("." Ident)? args?
 type gPrimary struct {
 	Pos   lexer.Position
-	Int   *string `  @Int`
-	Bool  *string `| @("true" | "false")`
-	Array *gArray `| @@`
-	Paren *gExpr  `| "(" @@ ")"`
-	Name  *gName  `| @@`
+	Int   *string `parser:"  @Int"`
+	Bool  *string `parser:"| @(\"true\" | \"false\")"`
+	Array *gArray `parser:"| @@"`
+	Paren *gExpr  `parser:"| \"(\" @@ \")\""`
+	Name  *gName  `parser:"| @@"`
 }
 
 type gArray struct {
 	Pos   lexer.Position
-	Elems []*gExpr `"[" (@@ ("," @@)* ","?)? "]"`
+	Elems []*gExpr `parser:"\"[\" (@@ (\",\" @@)* \",\"?)? \"]\""`
 }
 
 type gName struct {
 	Pos  lexer.Position
-	Name string `@Ident`
-	Sub  string `("." @Ident)?`
-	Call *gArgs `@@?`
+	Name string `parser:"@Ident"`
+	Sub  string `parser:"(\".\" @Ident)?"`
+	Call *gArgs `parser:"@@?"`
 }
 
 type gArgs struct {
 	Pos  lexer.Position
-	Open string   `@"("`
-	Args []*gExpr `(@@ ("," @@)* ","?)? ")"`
+	Open string   `parser:"@\"(\""`
+	Args []*gExpr `parser:"(@@ (\",\" @@)* \",\"?)? \")\""`
 }

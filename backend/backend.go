@@ -1,0 +1,57 @@
+// Package backend defines what every target offers the command line and the
+// tests: a Runner that calls the exports of one compiled program and
+// measures them. Each target lives in its own package below this one.
+package backend
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lowent/lowentc/lang"
+)
+
+// Options are the target-independent compile options.
+type Options struct {
+	HW        string    // amd64: auto, none, aes, or a feature list
+	Emit      string    // artifact kind; "" is the target's default
+	DumpAfter string    // print the IR after this pass ("all" for every pass)
+	Dump      io.Writer // where dumps go
+}
+
+// Runner calls the exports of one compiled program on one target.
+type Runner interface {
+	// Run calls fn with args (mut arguments' Elems are updated in place) and
+	// returns its results and the target's measurements of the call.
+	Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, Stats, error)
+	// Measure returns the cost of one call of fn with args, in the target's
+	// own unit (ns on a host, cycles on a 6502, modeled ms on a card).
+	Measure(fn *lang.FuncDecl, args []lang.Value) (Cost, error)
+	// Close releases what the runner holds (temporary files, processes).
+	Close() error
+}
+
+// Cost is the measured cost of one call.
+type Cost struct {
+	Value   float64 // in Unit
+	Unit    string  // "ns", "cycles", "ms", ...
+	Seconds float64 // the same cost in seconds of the target machine's time
+}
+
+// Stat is one `key=value` measurement.
+type Stat struct {
+	Key   string
+	Value string
+}
+
+// Stats are a call's measurements, printed by `lowentc run --stats`.
+type Stats []Stat
+
+// String renders the stats as `key=value` lines.
+func (s Stats) String() string {
+	var b strings.Builder
+	for _, st := range s {
+		fmt.Fprintf(&b, "%s=%s\n", st.Key, st.Value)
+	}
+	return b.String()
+}

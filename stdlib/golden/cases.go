@@ -1,0 +1,211 @@
+package golden
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/lowent/lowentc/lang"
+)
+
+// EdgeLengths are the message lengths every byte-oriented export is tried
+// at: both sides of every 16-, 64- and 128-byte block edge, SHA-256's
+// 55/56-byte padding edge, several 8-block GHASH/CTR steps, and a long
+// message.
+var EdgeLengths = []int{0, 1, 15, 16, 17, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 255, 256, 257, 1000}
+
+// SHA256Case checks sha256.sha256(msg).
+func SHA256Case(name string, msg []byte) Case {
+	return Case{
+		Name: name, Module: "sha256", Export: "sha256", Bytes: len(msg),
+		Args: func() []lang.Value { return []lang.Value{Bytes(msg), Bytes(make([]byte, 32))} },
+		Want: func() Expect { return Expect{Args: map[int][]byte{1: SHA256Ref(msg)}} },
+	}
+}
+
+// Blake2bCase checks blake2b.blake2b(msg).
+func Blake2bCase(name string, msg []byte) Case {
+	return Case{
+		Name: name, Module: "blake2b", Export: "blake2b", Bytes: len(msg),
+		Args: func() []lang.Value { return []lang.Value{Bytes(msg), Bytes(make([]byte, 64))} },
+		Want: func() Expect { return Expect{Args: map[int][]byte{1: Blake2bRef(nil, msg, 64)}} },
+	}
+}
+
+// Blake2bKeyedCase checks blake2b.blake2b_keyed(key, msg, out) with an
+// outLen-byte out.
+func Blake2bKeyedCase(name string, key, msg []byte, outLen int) Case {
+	return Case{
+		Name: name, Module: "blake2b", Export: "blake2b_keyed", Bytes: len(key) + len(msg),
+		Args: func() []lang.Value {
+			return []lang.Value{Bytes(key), Bytes(msg), Bytes(make([]byte, outLen))}
+		},
+		Want: func() Expect { return Expect{Args: map[int][]byte{2: Blake2bRef(key, msg, outLen)}} },
+	}
+}
+
+// GHASHCase checks ghash.ghash(h, data); len(data) is a multiple of 16.
+func GHASHCase(name string, h, data []byte) Case {
+	return Case{
+		Name: name, Module: "ghash", Export: "ghash", Bytes: len(data),
+		Args: func() []lang.Value { return []lang.Value{Bytes(h), Bytes(data), Bytes(make([]byte, 16))} },
+		Want: func() Expect { return Expect{Args: map[int][]byte{2: GHASHRef(h, data)}} },
+	}
+}
+
+// AESBlockCase checks aes.aes128_encrypt_block(key, src).
+func AESBlockCase(name string, key, src []byte) Case {
+	return Case{
+		Name: name, Module: "aes", Export: "aes128_encrypt_block", Bytes: 16,
+		Args: func() []lang.Value { return []lang.Value{Bytes(key), Bytes(src), Bytes(make([]byte, 16))} },
+		Want: func() Expect { return Expect{Args: map[int][]byte{2: AESBlockRef(key, src)}} },
+	}
+}
+
+// CTRCase checks aes.aes128_ctr(key, iv, src, dst).
+func CTRCase(name string, key, iv, src []byte) Case {
+	return Case{
+		Name: name, Module: "aes", Export: "aes128_ctr", Bytes: len(src),
+		Args: func() []lang.Value {
+			return []lang.Value{Bytes(key), Bytes(iv), Bytes(src), Bytes(make([]byte, len(src)))}
+		},
+		Want: func() Expect { return Expect{Args: map[int][]byte{3: CTRRef(key, iv, src)}} },
+	}
+}
+
+// GCMSealCase checks gcm.aes128_gcm_seal(key, nonce, aad, pt, ct, tag).
+func GCMSealCase(name string, key, nonce, aad, pt []byte) Case {
+	return Case{
+		Name: name, Module: "gcm", Export: "aes128_gcm_seal", Bytes: len(aad) + len(pt),
+		Args: func() []lang.Value {
+			return []lang.Value{Bytes(key), Bytes(nonce), Bytes(aad), Bytes(pt),
+				Bytes(make([]byte, len(pt))), Bytes(make([]byte, 16))}
+		},
+		Want: func() Expect {
+			ct, tag := GCMSealRef(key, nonce, aad, pt)
+			return Expect{Args: map[int][]byte{4: ct, 5: tag}}
+		},
+	}
+}
+
+// GCMOpenCase checks gcm.aes128_gcm_open(key, nonce, aad, ct, tag, pt). pt
+// starts filled with a pattern: when the tag does not verify it must come
+// back unchanged.
+func GCMOpenCase(name string, key, nonce, aad, ct, tag []byte) Case {
+	pattern := make([]byte, len(ct))
+	for i := range pattern {
+		pattern[i] = byte(0xa5 ^ i)
+	}
+	return Case{
+		Name: name, Module: "gcm", Export: "aes128_gcm_open", Bytes: len(aad) + len(ct),
+		Args: func() []lang.Value {
+			return []lang.Value{Bytes(key), Bytes(nonce), Bytes(aad), Bytes(ct), Bytes(tag), Bytes(pattern)}
+		},
+		Want: func() Expect {
+			pt, ok := GCMOpenRef(key, nonce, aad, ct, tag)
+			if !ok {
+				return Expect{Results: []uint64{0}} // pt (argument 5) untouched
+			}
+			return Expect{Args: map[int][]byte{5: pt}, Results: []uint64{1}}
+		},
+	}
+}
+
+// Cases is the whole suite: the official vectors, then random inputs drawn
+// from seed at every edge length. Log the seed: it reproduces the run.
+func Cases(seed int64) []Case {
+	return append(Official(), Random(seed)...)
+}
+
+// Random returns random-input cases for every export at every edge length.
+func Random(seed int64) []Case {
+	rng := rand.New(rand.NewSource(seed))
+	rnd := func(n int) []byte {
+		b := make([]byte, n)
+		rng.Read(b)
+		return b
+	}
+	var cs []Case
+	for _, n := range EdgeLengths {
+		cs = append(cs, SHA256Case(fmt.Sprintf("sha256/len=%d", n), rnd(n)))
+	}
+	for _, n := range EdgeLengths {
+		cs = append(cs, Blake2bCase(fmt.Sprintf("blake2b/len=%d", n), rnd(n)))
+	}
+	// Keyed BLAKE2b: every message length, with key and digest lengths
+	// cycling through their edges, then the key-block corner cases.
+	keyLens := []int{0, 1, 17, 32, 63, 64}
+	outLens := []int{1, 16, 20, 32, 63, 64}
+	keyed := map[string]bool{}
+	addKeyed := func(kl, n, ol int) {
+		name := fmt.Sprintf("blake2b_keyed/key=%d/len=%d/out=%d", kl, n, ol)
+		if !keyed[name] {
+			keyed[name] = true
+			cs = append(cs, Blake2bKeyedCase(name, rnd(kl), rnd(n), ol))
+		}
+	}
+	for i, n := range EdgeLengths {
+		addKeyed(keyLens[i%len(keyLens)], n, outLens[(i/2)%len(outLens)])
+	}
+	for _, kl := range []int{0, 1, 64} {
+		for _, n := range []int{0, 128, 129} {
+			for _, ol := range []int{1, 64} {
+				addKeyed(kl, n, ol)
+			}
+		}
+	}
+	// GHASH: 0..17 blocks (both sides of the 8-block step) and the edge
+	// lengths rounded down to whole blocks.
+	seen := map[int]bool{}
+	for k := 0; k <= 17; k++ {
+		seen[16*k] = true
+		cs = append(cs, GHASHCase(fmt.Sprintf("ghash/len=%d", 16*k), rnd(16), rnd(16*k)))
+	}
+	for _, n := range EdgeLengths {
+		if m := n &^ 15; !seen[m] {
+			seen[m] = true
+			cs = append(cs, GHASHCase(fmt.Sprintf("ghash/len=%d", m), rnd(16), rnd(m)))
+		}
+	}
+	for i := 0; i < 4; i++ {
+		cs = append(cs, AESBlockCase(fmt.Sprintf("aes128_encrypt_block/random%d", i), rnd(16), rnd(16)))
+	}
+	for _, n := range EdgeLengths {
+		cs = append(cs, CTRCase(fmt.Sprintf("aes128_ctr/len=%d", n), rnd(16), rnd(16), rnd(n)))
+	}
+	// The counter is one 128-bit number: carries out of the low word, and
+	// the wrap of the whole counter, inside and after an 8-block step.
+	for _, iv := range []string{
+		"0123456789abcdeffffffffffffffffa",
+		"0123456789abcdeffffffffffffffff2",
+		"ffffffffffffffffffffffffffffffff",
+	} {
+		cs = append(cs, CTRCase("aes128_ctr/iv="+iv, rnd(16), fromHex(iv), rnd(300)))
+	}
+	aadLens := []int{0, 1, 15, 16, 17, 20, 64, 129}
+	for i, n := range EdgeLengths {
+		al := aadLens[i%len(aadLens)]
+		cs = append(cs, GCMSealCase(fmt.Sprintf("aes128_gcm_seal/aad=%d/len=%d", al, n), rnd(16), rnd(12), rnd(al), rnd(n)))
+	}
+	for i, n := range EdgeLengths {
+		al := aadLens[(i+3)%len(aadLens)]
+		key, nonce, aad, pt := rnd(16), rnd(12), rnd(al), rnd(n)
+		ct, tag := GCMSealRef(key, nonce, aad, pt)
+		name := fmt.Sprintf("aes128_gcm_open/aad=%d/len=%d", al, n)
+		cs = append(cs, GCMOpenCase(name+"/valid", key, nonce, aad, ct, tag))
+		cs = append(cs, GCMOpenCase(name+"/tag-bit", key, nonce, aad, ct, flipBit(tag, rng.Intn(128))))
+		if n > 0 {
+			cs = append(cs, GCMOpenCase(name+"/ct-bit", key, nonce, aad, flipBit(ct, rng.Intn(8*n)), tag))
+		}
+		if al > 0 {
+			cs = append(cs, GCMOpenCase(name+"/aad-bit", key, nonce, flipBit(aad, rng.Intn(8*al)), ct, tag))
+		}
+	}
+	return cs
+}
+
+// flipBit returns a copy of b with bit i flipped.
+func flipBit(b []byte, i int) []byte {
+	c := append([]byte(nil), b...)
+	c[i/8] ^= 1 << (i % 8)
+	return c
+}
