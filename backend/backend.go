@@ -55,3 +55,31 @@ func (s Stats) String() string {
 	}
 	return b.String()
 }
+
+// Target is one backend as the command line sees it.
+type Target struct {
+	Name  string
+	Width int      // limb width of the legalized IR it consumes
+	Emits []string // artifact kinds for --emit; the first is the default
+	// Compile produces the artifact of kind opts.Emit (never "" here).
+	Compile func(p *lang.Program, opts Options) ([]byte, error)
+	// Prepare compiles p and returns a runner for its exports.
+	Prepare func(p *lang.Program, opts Options) (Runner, error)
+}
+
+var targets = map[string]*Target{}
+
+// Register makes a target available to the command line; each backend
+// package calls it from init.
+func Register(t *Target) {
+	if _, dup := targets[t.Name]; dup {
+		panic("BUG: target " + t.Name + " registered twice")
+	}
+	targets[t.Name] = t
+}
+
+// Lookup returns the registered target called name.
+func Lookup(name string) (*Target, bool) {
+	t, ok := targets[name]
+	return t, ok
+}

@@ -145,7 +145,7 @@ type LetStmt struct {
 	Syms []*Symbol // set by the checker, one per name ("_" gets a symbol too)
 }
 
-// AssignStmt is `LHS = E`, `LHS op= E`, or `(a, b) = f(...)`.
+// AssignStmt is `LHS = E`, `LHS op= E`, or `a, b = f(...)`.
 // Op is "=" or one of "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=",
 // ">>=", "<<<=", ">>>=".
 type AssignStmt struct {

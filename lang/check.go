@@ -211,7 +211,7 @@ func (c *checker) importedModule(name string, p Pos) *module {
 	if _, ok := c.mods[name]; ok || name == c.mod.name {
 		c.errorf(p, "module %s is not imported", name)
 	} else {
-		c.errorf(p, "undefined module %s", name)
+		c.errorf(p, "unknown module %s", name)
 	}
 	return nil
 }

@@ -86,6 +86,21 @@ fn g(v: mut [4]u64, msg: []u8, out: mut []u8, n: u32, k: u8) requires len(out) >
 }`, "g", "index", "index", "bytes", "bytes", "index", "div", "div", "index")
 }
 
+// TestUntypedDivision: a division whose operands are untyped but not
+// constant gets its type late; its divisor must still be checked (found
+// by TestBoundsSoundOnVM).
+func TestUntypedDivision(t *testing.T) {
+	expectChecks(t, `module t
+fn f(b: u32) -> u32 {
+    let x: u32 = 15 @/ select(b < 3, 64, 0)
+    let y: u32 = 15 / select(b < 3, 64, 1)
+    let z: u64 = (1 << b) @% (1 << b)
+    return x + y + (z as u32)
+}`, "f", "div", "div")
+	expectErrors(t, `module t
+fn f(b: u32) -> u32 { let x: u32 = (1 << b) / @0 return x }`, "division by zero")
+}
+
 func TestBoundsSoundness(t *testing.T) {
 	// Nothing here may be proven: a loop bound that is a variable, a var
 	// changed in a loop, an index derived by wrapping arithmetic.

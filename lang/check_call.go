@@ -7,6 +7,7 @@ import "fmt"
 // ok is false after an error.
 func (c *checker) call(e *CallExpr) (Type, bool) {
 	e.Func, e.Builtin = nil, nil
+	e.Checked, e.CheckRequires = false, false
 	var fn *FuncDecl
 	if e.Module != "" {
 		m := c.importedModule(e.Module, e.Pos)

@@ -250,6 +250,7 @@ func (c *checker) binary(e *BinaryExpr) Type {
 			c.errorf(e.Pos, "operator %s is not defined on %s", e.Op, t)
 			return nil
 		}
+		e.Checked = false
 		if e.Op == "/" || e.Op == "%" {
 			if !c.divisor(e.R, e.Pos) {
 				return nil
@@ -367,6 +368,7 @@ func (c *checker) cast(e *CastExpr) Type {
 
 // index checks x[i].
 func (c *checker) index(e *IndexExpr) Type {
+	e.Checked = false
 	xt := c.expr(e.X)
 	it := c.expr(e.Index)
 	good := true

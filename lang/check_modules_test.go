@@ -66,6 +66,8 @@ fn f() { @a.g() }`, []string{"module a is not imported"}},
 		{"qualified self reference", `module a
 const K: u32 = 1
 fn f() -> u32 { return @a.K }`, []string{"module a is not imported"}},
+		{"qualified name of an unknown module", `module a
+fn f() -> u32 { return @zz.K }`, []string{"unknown module zz"}},
 		{"unknown member", `module a
 ====
 module b

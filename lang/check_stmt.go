@@ -189,6 +189,7 @@ func setParenTypes(e Expr, t Type) {
 
 // assign checks `x = E`, `x op= E` and `(a, b) = f(...)`.
 func (c *checker) assign(s *AssignStmt) {
+	s.Checked = false
 	if len(s.Targets) == 0 {
 		c.errorf(s.Pos, "assignment needs a target")
 		return
@@ -399,6 +400,7 @@ func (c *checker) forStmt(s *ForStmt) {
 
 // forChunks checks `for [k,] v1, ..., vn in chunks(s1, ..., sn, N) { }`.
 func (c *checker) forChunks(s *ForChunksStmt) {
+	s.CheckLens = false
 	n, nok := c.chunkSize(s.Size, "chunks")
 	s.SizeVal = int(n)
 	elems := make([]Type, len(s.Sources))
@@ -408,7 +410,10 @@ func (c *checker) forChunks(s *ForChunksStmt) {
 		elems[i] = elem
 		good = good && ok
 	}
-	if len(s.Vars) != len(s.Sources) {
+	if len(s.Sources) == 0 {
+		c.errorf(s.Pos, "chunks needs at least one source")
+		good = false
+	} else if len(s.Vars) != len(s.Sources) {
 		c.errorf(s.Pos, "chunks over %d %s binds %d %s", len(s.Sources), pluralWord(len(s.Sources), "source"), len(s.Vars), pluralWord(len(s.Vars), "view"))
 		good = false
 	}

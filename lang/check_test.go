@@ -239,6 +239,15 @@ fn f() { var s: [2][4]u32 g(@s[1], s) }`, []string{"s[1] is passed to mut parame
 		{"mut argument aliases at an unknown index", `module t
 fn cp(dst: mut [4]u32, src: [4]u32) { dst = src }
 fn f(i: u32) { var s: [2][4]u32 cp(@s[i], s[1]) }`, []string{"also as argument 2"}},
+		{"mut argument aliases through a chunk view", `module t
+fn g(out: mut [4]u8, src: []u8) { }
+fn f(m: mut []u8) { for b in chunks(m, 4) { g(@b, m) } }`, []string{"b is passed to mut parameter out of g and also as argument 2"}},
+		{"mut argument aliases through rest", `module t
+fn g(out: mut []u8, src: [4]u8) { }
+fn f(m: mut [6]u8) { for b in chunks(m, 4) { g(@rest(m, 4), b) } }`, []string{"rest(m, 4) is passed to mut parameter out of g and also as argument 2"}},
+		{"multi-result call returned directly", `module t
+fn two() -> (u32, u32) { return 1, 2 }
+fn f() -> (u32, u32) { return @two() }`, []string{"two returns several values: bind them with let (a, b) = two(...), then return a, b"}},
 		{"multi-result call as an expression", `module t
 fn two() -> (u32, u32) { return 1, 2 }
 fn f() -> u32 { return @two() + 1 }`, []string{"two returns 2 values"}},

@@ -167,6 +167,17 @@ func (c *checker) convert(e Expr, w *WordType) bool {
 		return false
 	}
 	e.SetType(w)
+	// A division of untyped operands that are not constant (a select, a
+	// shift by a variable) gets its divisor check only now that it has
+	// a type.
+	if b, ok := e.(*BinaryExpr); ok && (b.Op == "/" || b.Op == "%") {
+		b.Checked = false
+		if !c.divisor(b.R, b.Pos) {
+			e.SetType(nil)
+			return false
+		}
+		b.Checked = c.divChecked(b.R, b.Pos)
+	}
 	return true
 }
 

@@ -45,6 +45,9 @@ func (c *checker) resolveConst(d *ConstDecl, ref Pos) {
 	} else {
 		d.Type = c.resolveType(d.TypeExpr, false)
 	}
+	if s := m.scope[d.Name]; s != nil && s.Const == d {
+		s.Type = d.Type
+	}
 	if d.Value == nil {
 		c.errorf(d.Pos, "constant %s needs a value", d.Name)
 		return

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/lang"
+)
+
+// blockCounts are the numbers of blocks --block times, for the least-squares line.
+var blockCounts = []int{1, 2, 4, 8, 16, 32}
+
+// cmdBench measures one export: throughput over --size bytes, or the cost per
+// block fitted over 1..32 blocks of --block bytes.
+func cmdBench(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, "--target", "--width", "--hw", "--size", "--block", "--data")
+	if err != nil {
+		return usageError(stderr, "bench: %v", err)
+	}
+	if len(o.args) != 2 {
+		return usageError(stderr, "bench needs FILE.lw ENTRY")
+	}
+	if o.size > 0 && o.block > 0 {
+		return usageError(stderr, "bench takes --size or --block, not both")
+	}
+	if o.size == 0 && o.block == 0 {
+		o.size = 16384
+	}
+	if code := validateTarget(o, stderr); code != exitOK {
+		return code
+	}
+	_, fn, runner, code := setup(o, stderr)
+	if code != exitOK {
+		return code
+	}
+	defer runner.Close()
+	data, err := dataParam(fn, o.data)
+	if err != nil {
+		return usageError(stderr, "bench %s: %v", fn.Name, err)
+	}
+	if o.size > 0 {
+		cost, err := measureBytes(runner, fn, data, o.size)
+		if err != nil {
+			return failf(stderr, "%v", err)
+		}
+		fmt.Fprintf(stdout, "target=%s entry=%s bytes=%d cost=%.6g %s\n", o.target, fn.Name, o.size, cost.Value, cost.Unit)
+		fmt.Fprintf(stdout, "mb_per_s=%.6g\n", float64(o.size)/cost.Seconds/1e6)
+		return exitOK
+	}
+	var xs, ys []float64
+	unit := ""
+	for _, k := range blockCounts {
+		cost, err := measureBytes(runner, fn, data, k*o.block)
+		if err != nil {
+			return failf(stderr, "%v", err)
+		}
+		unit = cost.Unit
+		fmt.Fprintf(stdout, "blocks=%d bytes=%d cost=%.6g %s\n", k, k*o.block, cost.Value, cost.Unit)
+		xs, ys = append(xs, float64(k)), append(ys, cost.Value)
+	}
+	slope, intercept := leastSquares(xs, ys)
+	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s\n", slope, unit, intercept, unit)
+	return exitOK
+}
+
+// dataParam picks the variable-length input that receives the bytes: the one
+// named, or the last non-mut slice parameter.
+func dataParam(fn *lang.FuncDecl, name string) (int, error) {
+	last := -1
+	for i, p := range fn.Params {
+		if _, ok := p.Type.(*lang.SliceType); ok && !p.Mut {
+			if p.Name == name {
+				return i, nil
+			}
+			last = i
+		}
+	}
+	if name != "" {
+		return -1, fmt.Errorf("--data %s: not a variable-length input of %s", name, fn.Name)
+	}
+	if last < 0 {
+		return -1, fmt.Errorf("%s has no variable-length input to feed", fn.Name)
+	}
+	return last, nil
+}
+
+// measureBytes builds arguments with n bytes in parameter data and measures one call.
+// Other inputs: variable-length ones empty, fixed arrays filled with fixed
+// pseudo-random bytes, words zero. Variable-length outputs are sized to
+// match: by a `requires len(out) == len(x)`, else the data's size, else the
+// first of 64, 32, 16, 1 elements that the function's requires accept.
+func measureBytes(r backend.Runner, fn *lang.FuncDecl, data, n int) (backend.Cost, error) {
+	var firstErr error
+	for _, outLen := range []int{-1, 64, 32, 16, 1} {
+		args := benchArgs(fn, data, n, outLen)
+		if _, _, err := r.Run(fn, args); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		return r.Measure(fn, benchArgs(fn, data, n, outLen))
+	}
+	return backend.Cost{}, firstErr
+}
+
+func benchArgs(fn *lang.FuncDecl, data, n, outLen int) []lang.Value {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vals := make([]lang.Value, len(fn.Params))
+	elems := func(k int, w *lang.WordType) []uint64 {
+		e := make([]uint64, k)
+		for i := range e {
+			e[i] = rng.Uint64() & w.Mask()
+		}
+		return e
+	}
+	for i, p := range fn.Params {
+		w := driver.ElemWord(p.Type)
+		switch t := p.Type.(type) {
+		case *lang.ArrayType:
+			vals[i] = lang.Value{IsArray: true, Elems: make([]uint64, driver.FlatLen(t))}
+			if !p.Mut {
+				vals[i].Elems = elems(driver.FlatLen(t), w)
+			}
+		case *lang.SliceType:
+			switch {
+			case i == data:
+				vals[i] = lang.Value{IsArray: true, Elems: elems(n/(w.Bits/8), w)}
+			case !p.Mut:
+				vals[i] = lang.Value{IsArray: true, Elems: []uint64{}}
+			}
+		}
+	}
+	for i, p := range fn.Params {
+		if _, ok := p.Type.(*lang.SliceType); ok && p.Mut {
+			k := n / (driver.ElemWord(p.Type).Bits / 8)
+			if j := driver.SizedBy(fn, i); j >= 0 && vals[j].IsArray {
+				k = len(vals[j].Elems)
+			} else if outLen > 0 {
+				k = outLen
+			}
+			vals[i] = lang.Value{IsArray: true, Elems: make([]uint64, k)}
+		}
+	}
+	return vals
+}
+
+// leastSquares fits y = slope*x + intercept.
+func leastSquares(xs, ys []float64) (slope, intercept float64) {
+	n := float64(len(xs))
+	var sx, sy, sxx, sxy float64
+	for i := range xs {
+		sx += xs[i]
+		sy += ys[i]
+		sxx += xs[i] * xs[i]
+		sxy += xs[i] * ys[i]
+	}
+	slope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
+	intercept = (sy - slope*sx) / n
+	return slope, intercept
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
+)
+
+// cmdCompile compiles one file for a target and writes the artifact.
+func cmdCompile(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, "--target", "--width", "--hw", "--emit", "-o", "-d")
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	if o.dump == "help" {
+		fmt.Fprintln(stdout, "passes: "+strings.Join(ir.PassNames(), " ")+" (or all)")
+		return exitOK
+	}
+	if len(o.args) != 1 {
+		return usageError(stderr, "expected one FILE.lw, got %d arguments", len(o.args))
+	}
+	if code := validateTarget(o, stderr); code != exitOK {
+		return code
+	}
+	p, ok := load(o.args[0], stderr)
+	if !ok {
+		return exitFail
+	}
+	var out bytes.Buffer
+	switch o.target {
+	case "vm", "ir":
+		emit := o.emit
+		if emit == "" && o.target == "vm" && o.dump == "" && o.out == "" {
+			return exitOK // the VM needs no artifact: checking is compiling
+		}
+		if emit != "" && emit != "ir" {
+			return usageError(stderr, "--emit %s: target %s emits ir only", emit, o.target)
+		}
+		m, err := ir.Compile(p, irOptions(o))
+		if err != nil {
+			return failf(stderr, "%v", err)
+		}
+		out.WriteString(m.String())
+	default:
+		t, ok := backend.Lookup(o.target)
+		if !ok {
+			return failf(stderr, "%v", errNoBackend(o.target))
+		}
+		bo := backendOptions(o)
+		if bo.Emit == "" {
+			bo.Emit = t.Emits[0]
+		}
+		if !slices.Contains(t.Emits, bo.Emit) {
+			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(t.Emits, ", "))
+		}
+		data, err := t.Compile(p, bo)
+		if err != nil {
+			return failf(stderr, "%v", err)
+		}
+		out.Write(data)
+	}
+	return writeOutput(o.out, out.Bytes(), stdout, stderr)
+}
+
+// validateTarget checks --target, --width and --hw.
+func validateTarget(o *options, stderr io.Writer) int {
+	if !knownTarget(o.target) {
+		return usageError(stderr, "unknown target %q (targets: %s)", o.target, strings.Join(targetNames, ", "))
+	}
+	switch o.width {
+	case 64, 32, 16, 8:
+	default:
+		return usageError(stderr, "--width must be 64, 32, 16 or 8, not %d", o.width)
+	}
+	if o.hw == "" {
+		return usageError(stderr, "--hw needs a value: auto, none, aes or a feature list")
+	}
+	return exitOK
+}
+
+// irOptions are the IR pipeline options the flags ask for.
+func irOptions(o *options) ir.Options {
+	opts := ir.Options{W: o.width, Unroll: ir.DefaultUnroll, DumpAfter: o.dump, Dump: os.Stderr}
+	if o.target == "vm" {
+		opts.W = 0
+	}
+	return opts
+}
+
+// writeOutput writes data to path whole or not at all (a temporary file in
+// the same directory, renamed into place), or to stdout when path is empty.
+func writeOutput(path string, data []byte, stdout, stderr io.Writer) int {
+	if path == "" || path == "-" {
+		if _, err := stdout.Write(data); err != nil {
+			return failf(stderr, "writing output: %v", err)
+		}
+		return exitOK
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return failf(stderr, "%v", err)
+	}
+	return exitOK
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// options are every flag any subcommand takes; each subcommand accepts a
+// subset. Flags may come before, between or after positional arguments.
+type options struct {
+	target  string
+	width   int
+	hw      string
+	emit    string
+	out     string
+	dump    string
+	stats   bool
+	verbose bool
+	size    int
+	block   int
+	data    string
+	args    []string // positional
+}
+
+type flagSpec struct {
+	names   []string
+	boolean bool
+	set     func(o *options, v string) error
+}
+
+var allFlags = []flagSpec{
+	{names: []string{"--target", "-target"}, set: func(o *options, v string) error { o.target = v; return nil }},
+	{names: []string{"--width", "-width", "-W"}, set: func(o *options, v string) error { return setInt(&o.width, v) }},
+	{names: []string{"--hw", "-hw"}, set: func(o *options, v string) error { o.hw = v; return nil }},
+	{names: []string{"--emit", "-emit"}, set: func(o *options, v string) error { o.emit = v; return nil }},
+	{names: []string{"-o", "--output"}, set: func(o *options, v string) error { o.out = v; return nil }},
+	{names: []string{"-d"}, set: func(o *options, v string) error {
+		p, ok := strings.CutPrefix(v, "dump=")
+		if !ok {
+			if v == "help" {
+				o.dump = "help"
+				return nil
+			}
+			return fmt.Errorf("-d takes dump=PASS, not %q", v)
+		}
+		o.dump = p
+		return nil
+	}},
+	{names: []string{"--stats", "-stats"}, boolean: true, set: func(o *options, _ string) error { o.stats = true; return nil }},
+	{names: []string{"-v", "--verbose"}, boolean: true, set: func(o *options, _ string) error { o.verbose = true; return nil }},
+	{names: []string{"--size", "-size"}, set: func(o *options, v string) error { return setInt(&o.size, v) }},
+	{names: []string{"--block", "-block"}, set: func(o *options, v string) error { return setInt(&o.block, v) }},
+	{names: []string{"--data", "-data"}, set: func(o *options, v string) error { o.data = v; return nil }},
+}
+
+func setInt(dst *int, v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a non-negative whole number", v)
+	}
+	*dst = n
+	return nil
+}
+
+// parseFlags reads args, accepting only the flags named in allowed. A word
+// after `--` is always positional.
+func parseFlags(args []string, allowed ...string) (*options, error) {
+	o := &options{target: "vm", width: 64, hw: "none"}
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			o.args = append(o.args, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			o.args = append(o.args, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(a, "=")
+		spec := findFlag(name)
+		if spec == nil || !ok[spec.names[0]] {
+			return nil, fmt.Errorf("unknown flag %s", name)
+		}
+		switch {
+		case spec.boolean && hasVal:
+			return nil, fmt.Errorf("flag %s takes no value", name)
+		case !spec.boolean && !hasVal:
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("flag %s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		if err := spec.set(o, val); err != nil {
+			return nil, fmt.Errorf("flag %s: %v", name, err)
+		}
+	}
+	return o, nil
+}
+
+func findFlag(name string) *flagSpec {
+	for i := range allFlags {
+		for _, n := range allFlags[i].names {
+			if n == name {
+				return &allFlags[i]
+			}
+		}
+	}
+	return nil
+}

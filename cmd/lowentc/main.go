@@ -1,0 +1,96 @@
+// Command lowentc compiles Lowent, a small effects-typed language for
+// cryptographic kernels, to a reference VM, amd64, Java Card and the 6502.
+//
+// Usage:
+//
+//	lowentc [--target T] [--hw H] [--emit KIND] [-o OUT] [-d dump=PASS] FILE.lw
+//	lowentc check [-v] FILE.lw...
+//	lowentc run [--target T] [--hw H] [--stats] FILE.lw ENTRY [NAME=VALUE ...]
+//	lowentc bench [--target T] [--hw H] FILE.lw ENTRY [--size N | --block B] [--data NAME]
+//
+// See docs/cli.md for the whole contract.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit statuses: 0 success, 1 a diagnosed failure (compile error, trap,
+// missing tool), 2 a usage error.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the process: it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "lowentc: internal error (please report): %v\n", r)
+			status = exitFail
+		}
+	}()
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return cmdCheck(args[1:], stdout, stderr)
+		case "run":
+			return cmdRun(args[1:], stdout, stderr)
+		case "bench":
+			return cmdBench(args[1:], stdout, stderr)
+		case "help", "-h", "-help", "--help":
+			fmt.Fprint(stdout, usageText)
+			return exitOK
+		}
+	}
+	return cmdCompile(args, stdout, stderr)
+}
+
+// usageError prints one line and returns the usage exit status.
+func usageError(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "lowentc: "+format+" (lowentc --help for usage)\n", args...)
+	return exitUsage
+}
+
+// failf prints one line and returns the failure exit status.
+func failf(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "lowentc: "+format+"\n", args...)
+	return exitFail
+}
+
+const usageText = `lowentc compiles Lowent kernels for the reference VM, amd64, Java Card and the 6502.
+
+Usage:
+  lowentc [flags] FILE.lw                 compile FILE.lw for a target
+  lowentc check [-v] FILE.lw...           parse and check; -v prints each function's effects and features
+  lowentc run [flags] FILE.lw ENTRY [NAME=VALUE ...]
+                                          call export ENTRY and print its mut parameters and results
+  lowentc bench [flags] FILE.lw ENTRY [--size N | --block B] [--data NAME]
+                                          measure ENTRY: throughput (--size) or cost per block (--block)
+
+Flags:
+  --target T     vm (default), ir, amd64, jcvm, mos6502
+  --width W      limb width of the legalized IR for --target ir: 64, 32, 16 or 8 (default 64)
+  --hw H         amd64 hardware paths: auto, none (default), aes, or a feature list
+  --emit KIND    what to write: ir for every target; each backend adds its own kinds
+  -o OUT         output file (written whole or not at all); default stdout
+  -d dump=PASS   print the IR after pass PASS (or "all") to stderr; -d help lists the passes
+  --stats        run: print the target's measurements to stderr as key=value lines
+
+Arguments of run (NAME=VALUE):
+  words          decimal or 0x-hex: n=42, n=0x2a; bools: true, false
+  byte arrays    hex: msg=616263 (empty: msg=)
+  word arrays    comma-separated: v=1,2,0x3
+  any array      zero:N for N zero elements; a mut array may be left out
+After the call run prints every mut parameter as NAME=HEX and results as ret=VALUE.
+
+Exit status: 0 success, 1 compile error, trap or failure, 2 usage error.
+Documentation: docs/cli.md, docs/language.md.
+`
