@@ -17,6 +17,10 @@ type Options struct {
 	Emit      string    // artifact kind; "" is the target's default
 	DumpAfter string    // print the IR after this pass ("all" for every pass)
 	Dump      io.Writer // where dumps go
+	NoInt     bool      // jcvm: no 32-bit int (16-bit limbs)
+	Card      string    // jcvm: card profile for the cost model (jcop4, jcop3, jcop41, jcop31)
+	Storage   string    // jcvm: force a storage layout (reproduces the calibration variants)
+	Opt       string    // mos6502: speed (default) or size
 }
 
 // Runner calls the exports of one compiled program on one target.

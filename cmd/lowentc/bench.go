@@ -16,7 +16,7 @@ var blockCounts = []int{1, 2, 4, 8, 16, 32}
 // cmdBench measures one export: throughput over --size bytes, or the cost per
 // block fitted over 1..32 blocks of --block bytes.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, "--target", "--width", "--hw", "--size", "--block", "--data")
+	o, err := parseFlags(args, append(targetFlags, "--size", "--block", "--data")...)
 	if err != nil {
 		return usageError(stderr, "bench: %v", err)
 	}

@@ -15,7 +15,7 @@ import (
 
 // cmdCompile compiles one file for a target and writes the artifact.
 func cmdCompile(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, "--target", "--width", "--hw", "--emit", "-o", "-d")
+	o, err := parseFlags(args, append(targetFlags, "--emit", "-o")...)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}

@@ -20,6 +20,10 @@ type options struct {
 	size    int
 	block   int
 	data    string
+	noInt   bool
+	card    string
+	storage string
+	opt     string
 	args    []string // positional
 }
 
@@ -52,7 +56,20 @@ var allFlags = []flagSpec{
 	{names: []string{"--size", "-size"}, set: func(o *options, v string) error { return setInt(&o.size, v) }},
 	{names: []string{"--block", "-block"}, set: func(o *options, v string) error { return setInt(&o.block, v) }},
 	{names: []string{"--data", "-data"}, set: func(o *options, v string) error { o.data = v; return nil }},
+	{names: []string{"--no-int", "-no-int"}, boolean: true, set: func(o *options, _ string) error { o.noInt = true; return nil }},
+	{names: []string{"--card", "-card"}, set: func(o *options, v string) error { o.card = v; return nil }},
+	{names: []string{"--storage", "-storage"}, set: func(o *options, v string) error { o.storage = v; return nil }},
+	{names: []string{"--opt", "-opt"}, set: func(o *options, v string) error {
+		if v != "speed" && v != "size" {
+			return fmt.Errorf("--opt takes speed or size, not %q", v)
+		}
+		o.opt = v
+		return nil
+	}},
 }
+
+// targetFlags are the flags every command that compiles for a target accepts.
+var targetFlags = []string{"--target", "--width", "--hw", "--no-int", "--card", "--storage", "--opt", "-d"}
 
 func setInt(dst *int, v string) error {
 	n, err := strconv.Atoi(v)

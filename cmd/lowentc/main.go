@@ -82,6 +82,10 @@ Flags:
   --emit KIND    what to write: ir for every target; each backend adds its own kinds
   -o OUT         output file (written whole or not at all); default stdout
   -d dump=PASS   print the IR after pass PASS (or "all") to stderr; -d help lists the passes
+  --no-int       jcvm: cards without the optional 32-bit int (16-bit limbs)
+  --card C       jcvm: card profile of the cost model: jcop4 (default), jcop3, jcop41, jcop31
+  --storage S    jcvm: force a storage layout (the cost model's calibration variants)
+  --opt O        mos6502: speed (default) or size
   --stats        run: print the target's measurements to stderr as key=value lines
 
 Arguments of run (NAME=VALUE):

@@ -57,7 +57,8 @@ func prepare(o *options, p *lang.Program) (backend.Runner, error) {
 
 // backendOptions are the backend options the flags ask for.
 func backendOptions(o *options) backend.Options {
-	return backend.Options{HW: o.hw, Emit: o.emit, DumpAfter: o.dump, Dump: os.Stderr}
+	return backend.Options{HW: o.hw, Emit: o.emit, DumpAfter: o.dump, Dump: os.Stderr,
+		NoInt: o.noInt, Card: o.card, Storage: o.storage, Opt: o.opt}
 }
 
 // vmRunner runs exports on the reference VM.
@@ -117,3 +118,6 @@ func measureWallClock(call func() error) (backend.Cost, error) {
 	}
 	return backend.Cost{Value: best, Unit: "ns", Seconds: best / 1e9}, nil
 }
+
+// lookupTarget returns a registered backend target.
+func lookupTarget(name string) (*backend.Target, bool) { return backend.Lookup(name) }

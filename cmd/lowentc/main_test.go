@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lowentc runs the command line in-process and returns status, stdout, stderr.
+func lowentc(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	status := run(args, &out, &errb)
+	return status, out.String(), errb.String()
+}
+
+const stdlibDir = "../../stdlib"
+
+func TestRunPrintsMutParamsAndResults(t *testing.T) {
+	for _, target := range [][]string{{"--target", "vm"}, {"--target", "ir", "--width", "8"}, {"--target=ir", "--width=32"}} {
+		args := append([]string{"run"}, target...)
+		args = append(args, filepath.Join(stdlibDir, "sha256.lw"), "sha256", "msg=616263")
+		status, out, errs := lowentc(args...)
+		require.Equal(t, exitOK, status, errs)
+		sum := sha256.Sum256([]byte("abc"))
+		assert.Equal(t, "out="+hex.EncodeToString(sum[:])+"\n", out, target)
+	}
+}
+
+func TestRunReturnValueAndStats(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "ret.lw")
+	require.NoError(t, os.WriteFile(src, []byte(`module ret
+export fn add(a: u32, b: u32, acc: mut [2]u16) -> u32 effects none {
+    acc[1] = 7
+    return a + b
+}
+export fn two(x: u64) -> (u64, bool) effects none { return x >>> 1, x == 0 }
+`), 0o644))
+	status, out, errs := lowentc("run", "--stats", src, "add", "a=4294967295", "b=0x2")
+	require.Equal(t, exitOK, status, errs)
+	assert.Equal(t, "acc=0x0000,0x0007\nret=1\n", out)
+	assert.Contains(t, errs, "ns=")
+	status, out, _ = lowentc("run", src, "two", "x=0")
+	require.Equal(t, exitOK, status)
+	assert.Equal(t, "ret0=0\nret1=true\n", out)
+}
+
+func TestUsageErrorsAreOneLineExit2(t *testing.T) {
+	sha := filepath.Join(stdlibDir, "sha256.lw")
+	cases := [][]string{
+		{"--bogus", sha},
+		{"run", sha},
+		{"run", sha, "sha256", "msg=zz"},
+		{"run", sha, "sha256", "nope=00"},
+		{"run", sha, "sha256"},
+		{"--target", "z80", sha},
+		{"--width", "12", "--target", "ir", sha},
+		{"bench", sha, "sha256", "--size", "64", "--block", "64"},
+		{"check"},
+		{"--opt", "fast", sha},
+	}
+	for _, c := range cases {
+		status, out, errs := lowentc(c...)
+		assert.Equal(t, exitUsage, status, "%v: %s", c, errs)
+		assert.Empty(t, out, c)
+		assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: %q", c, errs)
+	}
+}
+
+func TestCheckReportsEveryErrorWithPosition(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "bad.lw")
+	require.NoError(t, os.WriteFile(src, []byte("module bad\nfn f() -> u32 { return true }\nfn g(x: u8) { let y: u8 = x + 1000 }\n"), 0o644))
+	status, _, errs := lowentc("check", src)
+	assert.Equal(t, exitFail, status)
+	assert.Contains(t, errs, src+":2:")
+	assert.Contains(t, errs, src+":3:")
+	assert.Contains(t, errs, "^")
+}
+
+func TestEffectPathIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "eff.lw")
+	body := `module eff
+fn raw(t: [4]u8, i: u8) -> u8 { return unchecked_get(t, i) }
+export fn e(t: [4]u8) -> u8 effects none { return raw(t, 9) }
+`
+	require.NoError(t, os.WriteFile(src, []byte(body), 0o644))
+	status, _, errs := lowentc("check", src)
+	assert.Equal(t, exitFail, status)
+	assert.Contains(t, errs, "unsafe")
+	assert.Contains(t, errs, "note:")
+	assert.Contains(t, errs, "unchecked_get")
+
+	absorbed := strings.Replace(body, "return unchecked_get(t, i)", `absorb unsafe because "i < 4 by the caller's contract" { return unchecked_get(t, i & 3) }
+    return 0`, 1)
+	require.NoError(t, os.WriteFile(src, []byte(absorbed), 0o644))
+	status, _, errs = lowentc("check", src)
+	assert.Equal(t, exitOK, status, errs)
+}
+
+func TestTrapExitsWithPosition(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "trap.lw")
+	require.NoError(t, os.WriteFile(src, []byte("module trap\nexport fn d(a: u32, b: u32) -> u32 effects trap { return a / b }\n"), 0o644))
+	status, out, errs := lowentc("run", src, "d", "a=1", "b=0")
+	assert.Equal(t, exitFail, status)
+	assert.Empty(t, out)
+	assert.Contains(t, errs, src+":2:")
+	assert.Contains(t, errs, "trap")
+}
+
+func TestOutputWrittenWholeOrNotAtAll(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "sha.ir")
+	status, _, errs := lowentc("--target", "ir", "--width", "16", "--emit", "ir", "-o", out, filepath.Join(stdlibDir, "sha256.lw"))
+	require.Equal(t, exitOK, status, errs)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "w=16")
+
+	bad := filepath.Join(dir, "bad.lw")
+	require.NoError(t, os.WriteFile(bad, []byte("module bad\nfn f( {"), 0o644))
+	out2 := filepath.Join(dir, "never.ir")
+	status, _, _ = lowentc("--target", "ir", "--emit", "ir", "-o", out2, bad)
+	assert.Equal(t, exitFail, status)
+	_, err = os.Stat(out2)
+	assert.True(t, os.IsNotExist(err), "no partial output file")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		assert.False(t, strings.Contains(e.Name(), ".tmp"), "temporary file left: %s", e.Name())
+	}
+}
+
+func TestBenchPrintsContractLines(t *testing.T) {
+	status, out, errs := lowentc("bench", filepath.Join(stdlibDir, "ghash.lw"), "ghash", "--size", "256")
+	require.Equal(t, exitOK, status, errs)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.True(t, strings.HasPrefix(lines[len(lines)-1], "mb_per_s="), out)
+
+	status, out, errs = lowentc("bench", filepath.Join(stdlibDir, "blake2b.lw"), "blake2b_keyed", "--block", "128")
+	require.Equal(t, exitOK, status, errs)
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	assert.Regexp(t, `^per_block=\S+ ns intercept=\S+ ns$`, lines[len(lines)-1])
+}
+
+func TestHelpAndDumpHelp(t *testing.T) {
+	status, out, _ := lowentc("--help")
+	assert.Equal(t, exitOK, status)
+	for _, s := range []string{"run", "bench", "check", "--target", "--hw", "--emit", "-o", "dump=PASS"} {
+		assert.Contains(t, out, s)
+	}
+	status, out, _ = lowentc("-d", "help")
+	assert.Equal(t, exitOK, status)
+	assert.Contains(t, out, "legalize")
+}
+
+func TestMissingBackendSaysSoInOneLine(t *testing.T) {
+	// A target not registered yet answers in one line; a registered one compiles.
+	for _, name := range []string{"amd64", "jcvm", "mos6502"} {
+		if _, ok := lookupTarget(name); ok {
+			continue
+		}
+		status, _, errs := lowentc("--target", name, filepath.Join(stdlibDir, "sha256.lw"))
+		assert.Equal(t, exitFail, status)
+		assert.Equal(t, 1, strings.Count(errs, "\n"))
+		assert.Contains(t, errs, "not implemented yet")
+	}
+}
