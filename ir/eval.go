@@ -1,0 +1,160 @@
+package ir
+
+import (
+	"math/bits"
+
+	"github.com/lowent/lowentc/lang"
+)
+
+// The meaning of every pure op on constant operands, shared by the
+// interpreter and the constant folder so they can never disagree.
+
+// eval1 computes a single-result pure op whose result has type t; at is the
+// type of the first argument; x, y, z are the arguments (masked to their types).
+func eval1(op Op, t, at Type, aux, x, y, z uint64) uint64 {
+	n := uint64(t.Bits())
+	m := t.Mask()
+	switch op {
+	case OpConst:
+		return aux
+	case OpCopy, OpZext:
+		return x
+	case OpTrunc:
+		return x & m
+	case OpAdd:
+		return (x + y) & m
+	case OpSub:
+		return (x - y) & m
+	case OpMul:
+		return (x * y) & m
+	case OpDivU:
+		if y == 0 {
+			return m
+		}
+		return x / y
+	case OpRemU:
+		if y == 0 {
+			return x
+		}
+		return x % y
+	case OpAnd:
+		return x & y
+	case OpOr:
+		return x | y
+	case OpXor:
+		return x ^ y
+	case OpNot:
+		return ^x & m
+	case OpNeg:
+		return -x & m
+	case OpShl:
+		if y >= n {
+			return 0
+		}
+		return (x << y) & m
+	case OpShr:
+		if y >= n {
+			return 0
+		}
+		return x >> y
+	case OpRotl:
+		return rotl(x, y%n, n, m)
+	case OpRotr:
+		return rotl(x, (n-y%n)%n, n, m)
+	case OpFshl:
+		return (x<<aux | y>>(n-aux)) & m
+	case OpFshr:
+		return (y>>aux | x<<(n-aux)) & m
+	case OpEq:
+		return b2u(x == y)
+	case OpNe:
+		return b2u(x != y)
+	case OpUlt:
+		return b2u(x < y)
+	case OpUle:
+		return b2u(x <= y)
+	case OpSelect:
+		if x != 0 {
+			return y
+		}
+		return z
+	}
+	panic("BUG: eval1 of " + op.String())
+}
+
+func rotl(x, r, n, m uint64) uint64 {
+	if r == 0 {
+		return x
+	}
+	return (x<<r | x>>(n-r)) & m
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// eval2 computes the two-result limb ops addc, subb and mulw on n-bit words.
+func eval2(op Op, t Type, x, y, c uint64) (uint64, uint64) {
+	n := t.Bits()
+	m := t.Mask()
+	switch op {
+	case OpAddC:
+		if n == 64 {
+			s, co := bits.Add64(x, y, c)
+			return s, co
+		}
+		s := x + y + c
+		return s & m, s >> uint(n)
+	case OpSubB:
+		if n == 64 {
+			d, bo := bits.Sub64(x, y, c)
+			return d, bo
+		}
+		return (x - y - c) & m, b2u(x < y+c)
+	case OpMulW:
+		if n == 64 {
+			hi, lo := bits.Mul64(x, y)
+			return lo, hi
+		}
+		p := x * y
+		return p & m, p >> uint(n)
+	}
+	panic("BUG: eval2 of " + op.String())
+}
+
+// evalBuiltin computes the u64 builtins on whole (not limb) operands.
+func evalBuiltin(op Op, a []uint64) []uint64 {
+	switch op {
+	case OpClmulLo:
+		return []uint64{lang.ClmulLo(a[0], a[1])}
+	case OpClmulHi:
+		return []uint64{lang.ClmulHi(a[0], a[1])}
+	case OpAESEnc:
+		x, y := lang.AESEnc(a[0], a[1], a[2], a[3])
+		return []uint64{x, y}
+	case OpAESEncLast:
+		x, y := lang.AESEncLast(a[0], a[1], a[2], a[3])
+		return []uint64{x, y}
+	}
+	panic("BUG: evalBuiltin of " + op.String())
+}
+
+// joinLimbs combines little-endian limbs of width w into one word.
+func joinLimbs(limbs []uint64, w int) uint64 {
+	var x uint64
+	for i, l := range limbs {
+		x |= l << uint(i*w)
+	}
+	return x
+}
+
+// splitLimbs writes the n little-endian w-bit limbs of x into out.
+func splitLimbs(x uint64, w int, out []uint64) {
+	m := WordType(w).Mask()
+	for i := range out {
+		out[i] = x >> uint(i*w) & m
+	}
+}

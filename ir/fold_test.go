@@ -1,0 +1,56 @@
+package ir
+
+import (
+	"testing"
+
+	"github.com/lowent/lowentc/lang"
+)
+
+func TestFold(t *testing.T) {
+	m := NewModule("t")
+	g := m.AddGlobal("G", U16, []uint64{10, 20, 30})
+	f := m.NewFunction("f", true)
+	x := f.AddParam("x", U64)
+	f.SetResults(U64, U64, U16, U64)
+	b := NewBuilder(f)
+	c := func(v uint64) *Value { return b.Const(U64, v) }
+	k := b.Add(b.Mul(c(6), c(7)), b.Bin(OpRotl, c(1), c(65))) // 42 + 2
+	id := b.Xor(b.Or(b.Add(x, c(0)), c(0)), b.Xor(x, x))      // x
+	tbl := b.Load(g, b.Const(U32, 2))                         // 30
+	b.Check(b.Ult(b.Const(U32, 1), b.Const(U32, 2)), CheckBounds, lang.Pos{}, "never")
+	sel := b.If(b.Eq(c(3), c(3)), []Type{U64}, func(b *Builder) []*Value {
+		return []*Value{b.Add(x, b.Const(U64, 1))}
+	}, func(b *Builder) []*Value { return []*Value{b.Const(U64, 0)} })
+	b.Return(k, id, tbl, b.Add(b.Bin(OpDivU, x, c(8)), sel[0]))
+	applyPass(t, m, fold, Options{}, "f", words(0), words(123456789), words(^uint64(0)))
+	if n := countOps(m, OpIf) + countOps(m, OpCheck) + countOps(m, OpLoad) + countOps(m, OpDivU); n != 0 {
+		t.Fatalf("if, check, table load or division left:\n%s", m)
+	}
+	ret := m.Funcs[0].Body.Term()
+	if v, ok := constOf(ret.Args[0]); !ok || v != 44 {
+		t.Errorf("first result is not the constant 44:\n%s", m)
+	}
+	if ret.Args[1] != x {
+		t.Errorf("x+0|0^(x^x) is not x:\n%s", m)
+	}
+	if v, ok := constOf(ret.Args[2]); !ok || v != 30 {
+		t.Errorf("G[2] is not the constant 30:\n%s", m)
+	}
+}
+
+// TestFoldLimbOps folds the carry and product ops legalization makes.
+func TestFoldLimbOps(t *testing.T) {
+	m := NewModule("t")
+	f := m.NewFunction("f", true)
+	x := f.AddParam("x", U8)
+	f.SetResults(U8, Bool, U8, U8)
+	b := NewBuilder(f)
+	s, co := b.Pair(OpAddC, b.Const(U8, 200), b.Const(U8, 100), b.Const(Bool, 1))
+	lo, hi := b.Pair(OpMulW, x, b.Const(U8, 1))
+	b.Return(s, co, lo, hi)
+	applyPass(t, m, fold, Options{}, "f", words(0), words(77), words(255))
+	ret := m.Funcs[0].Body.Term()
+	if v, _ := constOf(ret.Args[0]); v != 45 || !isConst(ret.Args[1], 1) || ret.Args[2] != x || !isConst(ret.Args[3], 0) {
+		t.Fatalf("200+100+1 should be 45 carry 1, x*1 should be x, 0:\n%s", m)
+	}
+}

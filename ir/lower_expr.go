@@ -1,0 +1,440 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lowent/lowentc/lang"
+)
+
+// idx returns the IndexType constant c.
+func (fl *fnLowerer) idx(c uint64) *Value { return fl.b.Const(IndexType, c) }
+
+// addIdx adds two IndexType values, folding constants on the spot so that
+// offsets stay readable before the fold pass.
+func (fl *fnLowerer) addIdx(a, b *Value) *Value {
+	x, okx := constOf(a)
+	y, oky := constOf(b)
+	switch {
+	case okx && oky:
+		return fl.idx(x + y)
+	case okx && x == 0:
+		return b
+	case oky && y == 0:
+		return a
+	}
+	return fl.b.Add(a, b)
+}
+
+// mulIdx multiplies an IndexType value by a constant.
+func (fl *fnLowerer) mulIdx(a *Value, c uint64) *Value {
+	if c == 1 {
+		return a
+	}
+	if x, ok := constOf(a); ok {
+		return fl.idx(x * c)
+	}
+	return fl.b.Mul(a, fl.idx(c))
+}
+
+// toIndex converts a word to IndexType (an index already checked, or proven
+// in range, fits).
+func (fl *fnLowerer) toIndex(v *Value) *Value {
+	switch {
+	case v.Type == IndexType:
+		return v
+	case v.Type.Bits() > IndexType.Bits():
+		return fl.b.Trunc(IndexType, v)
+	}
+	return fl.b.Zext(IndexType, v)
+}
+
+// below returns i < n for a word i of any width and an IndexType n.
+func (fl *fnLowerer) below(i, n *Value) *Value {
+	if i.Type.Bits() > IndexType.Bits() {
+		return fl.b.Ult(i, fl.b.Zext(i.Type, n))
+	}
+	return fl.b.Ult(fl.toIndex(i), n)
+}
+
+// element checks (when the checker asks) and converts index i of an
+// array or slice with n elements.
+func (fl *fnLowerer) element(i, n *Value, checked bool, pos lang.Pos) *Value {
+	if checked {
+		fl.b.Check(fl.below(i, n), CheckBounds, pos, "index out of range")
+	}
+	return fl.toIndex(i)
+}
+
+// expr lowers an expression of word or bool type.
+func (fl *fnLowerer) expr(e lang.Expr) *Value {
+	if e == nil {
+		failf(lang.Pos{}, "missing expression")
+	}
+	saved := fl.b.Pos
+	fl.b.Pos = e.Position()
+	defer func() { fl.b.Pos = saved }()
+	switch e := e.(type) {
+	case *lang.ParenExpr:
+		return fl.expr(e.X)
+	case *lang.IntLit:
+		return fl.b.Const(irType(e.Type(), e.Pos), e.Val)
+	case *lang.BoolLit:
+		return fl.b.Const(Bool, b2u(e.Val))
+	case *lang.Ident:
+		return fl.ident(e)
+	case *lang.IndexExpr:
+		r := fl.aexpr(e.X)
+		if rowsOf(r.typ) {
+			failf(e.Pos, "indexing %v gives an array, not a word", r.typ)
+		}
+		i := fl.element(fl.expr(e.Index), r.n, e.Checked, e.Pos)
+		return fl.b.Load(r.arr, fl.addIdx(r.off, i))
+	case *lang.CallExpr:
+		vals := fl.call(e)
+		if len(vals) != 1 || vals[0].v == nil {
+			failf(e.Pos, "%s does not give one word", e.Name)
+		}
+		return vals[0].v
+	case *lang.UnaryExpr:
+		x := fl.expr(e.X)
+		switch e.Op {
+		case "-":
+			return fl.b.Op(OpNeg, x.Type, x)
+		case "~", "!":
+			return fl.b.Not(x)
+		}
+	case *lang.BinaryExpr:
+		return fl.binary(e)
+	case *lang.CastExpr:
+		x := fl.expr(e.X)
+		to := irType(e.Type(), e.Pos)
+		switch {
+		case to == x.Type:
+			return x
+		case to == Bool:
+			return fl.b.Ne(x, fl.b.Const(x.Type, 0))
+		case to.Bits() > x.Type.Bits():
+			return fl.b.Zext(to, x)
+		default:
+			return fl.b.Trunc(to, x)
+		}
+	}
+	failf(e.Position(), "cannot lower %T as a word", e)
+	return nil
+}
+
+func (fl *fnLowerer) ident(e *lang.Ident) *Value {
+	s := e.Sym
+	if s == nil {
+		failf(e.Pos, "unresolved name %s", e.Name)
+	}
+	if s.Kind == lang.SymConst {
+		if s.Const == nil || s.Const.Val == nil {
+			failf(e.Pos, "constant %s has no value", e.Name)
+		}
+		t := s.Const.Type
+		if t == nil {
+			t = s.Type
+		}
+		return fl.b.Const(irType(t, e.Pos), s.Const.Val.Word)
+	}
+	bd, ok := fl.env[s]
+	switch {
+	case !ok:
+		failf(e.Pos, "%s is not bound", e.Name)
+	case bd.val != nil:
+		return bd.val
+	case bd.cell != nil:
+		return fl.b.Load(bd.cell, fl.idx(0))
+	}
+	failf(e.Pos, "%s is an array, not a word", e.Name)
+	return nil
+}
+
+// pure reports whether evaluating e can neither stop the program nor write
+// memory, so `&&` and `||` may evaluate it unconditionally.
+func pure(e lang.Expr) bool {
+	switch e := e.(type) {
+	case *lang.ParenExpr:
+		return pure(e.X)
+	case *lang.IntLit, *lang.BoolLit, *lang.Ident:
+		return true
+	case *lang.IndexExpr:
+		return !e.Checked && pure(e.X) && pure(e.Index)
+	case *lang.UnaryExpr:
+		return pure(e.X)
+	case *lang.CastExpr:
+		return pure(e.X)
+	case *lang.BinaryExpr:
+		return !e.Checked && pure(e.L) && pure(e.R)
+	case *lang.CallExpr:
+		if e.Func != nil || e.Builtin == nil || e.Checked {
+			return false
+		}
+		switch e.Builtin.ID {
+		case lang.BLen, lang.BRest, lang.BLoad, lang.BClmulLo, lang.BClmulHi, lang.BSelect:
+			for _, a := range e.Args {
+				if !pure(a) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func (fl *fnLowerer) binary(e *lang.BinaryExpr) *Value {
+	if e.Op == "&&" || e.Op == "||" {
+		l := fl.expr(e.L)
+		if pure(e.R) {
+			op := OpAnd
+			if e.Op == "||" {
+				op = OpOr
+			}
+			return fl.b.Bin(op, l, fl.expr(e.R))
+		}
+		rhs := func(b *Builder) []*Value { return []*Value{fl.in(b, func() *Value { return fl.expr(e.R) })} }
+		if e.Op == "&&" {
+			return fl.b.If(l, []Type{Bool}, rhs, func(b *Builder) []*Value { return []*Value{b.Const(Bool, 0)} })[0]
+		}
+		return fl.b.If(l, []Type{Bool}, func(b *Builder) []*Value { return []*Value{b.Const(Bool, 1)} }, rhs)[0]
+	}
+	l := fl.expr(e.L)
+	r := fl.expr(e.R)
+	return fl.binop(e.Op, l, r, e.Checked, e.Pos)
+}
+
+// in runs fill with the builder moved to b's block.
+func (fl *fnLowerer) in(b *Builder, fill func() *Value) *Value {
+	saved := fl.b
+	fl.b = b
+	defer func() { fl.b = saved }()
+	return fill()
+}
+
+// binop lowers `l op r` (op as in the source, compound forms without "=").
+func (fl *fnLowerer) binop(op string, l, r *Value, checked bool, pos lang.Pos) *Value {
+	b := fl.b
+	switch op {
+	case "+":
+		return b.Add(l, r)
+	case "-":
+		return b.Sub(l, r)
+	case "*":
+		return b.Mul(l, r)
+	case "/", "%":
+		if checked {
+			what := "division by zero"
+			if op == "%" {
+				what = "remainder by zero"
+			}
+			b.Check(b.Ne(r, b.Const(r.Type, 0)), CheckDiv, pos, what)
+		}
+		if op == "/" {
+			return b.Bin(OpDivU, l, r)
+		}
+		return b.Bin(OpRemU, l, r)
+	case "&":
+		return b.And(l, r)
+	case "|":
+		return b.Or(l, r)
+	case "^":
+		return b.Xor(l, r)
+	case "<<":
+		return b.Shl(l, r)
+	case ">>":
+		return b.Shr(l, r)
+	case "<<<":
+		return b.Bin(OpRotl, l, r)
+	case ">>>":
+		return b.Bin(OpRotr, l, r)
+	case "==":
+		return b.Eq(l, r)
+	case "!=":
+		return b.Ne(l, r)
+	case "<":
+		return b.Ult(l, r)
+	case "<=":
+		return b.Ule(l, r)
+	case ">":
+		return b.Ult(r, l)
+	case ">=":
+		return b.Ule(r, l)
+	}
+	failf(pos, "unknown operator %s", op)
+	return nil
+}
+
+// operand is one result of a call: a word, or an array (in a temporary).
+type operand struct {
+	v *Value
+	r *aref
+}
+
+// call lowers a call of a function or builtin and returns its results.
+func (fl *fnLowerer) call(e *lang.CallExpr) []operand {
+	if e.Func == nil {
+		return fl.builtin(e)
+	}
+	fd := e.Func
+	callee := fl.funcs[fd]
+	if callee == nil || len(e.Args) != len(fd.Params) {
+		failf(e.Pos, "call of %s does not match its declaration", e.Name)
+	}
+	var args []CallArg
+	binds := map[*lang.Symbol]binding{}
+	for i, p := range fd.Params {
+		if isArrayish(p.Type) {
+			r := fl.aexpr(e.Args[i])
+			n := r.n
+			if _, fixed := p.Type.(*lang.ArrayType); fixed {
+				n = fl.idx(uint64(flatLen(p.Type)))
+			}
+			args = append(args, CallArg{Arr: r.arr, Off: r.off, Len: n})
+			binds[p.Sym] = binding{arr: &aref{arr: r.arr, off: r.off, n: r.n, typ: p.Type}}
+		} else {
+			v := fl.expr(e.Args[i])
+			args = append(args, CallArg{Val: v})
+			binds[p.Sym] = binding{val: v}
+		}
+	}
+	if e.CheckRequires {
+		for k, req := range fd.Requires {
+			for s, bd := range binds {
+				fl.env[s] = bd
+			}
+			cond := fl.expr(req)
+			for s := range binds {
+				delete(fl.env, s)
+			}
+			fl.b.Check(cond, CheckRequires, e.Pos, fmt.Sprintf("call of %s: requires clause %d (%s) does not hold", fd.QualName(), k+1, req.Position()))
+		}
+	}
+	var outs []*aref
+	for i, out := range fl.outs[fd] {
+		if out == nil {
+			continue
+		}
+		t := fd.ResultTypes[i]
+		tmp := fl.f.NewLocal(fd.Name+".result", out.Elem, out.Len)
+		r := &aref{arr: tmp, off: fl.idx(0), n: fl.idx(uint64(t.(*lang.ArrayType).Len)), typ: t}
+		args = append(args, CallArg{Arr: tmp, Off: r.off, Len: fl.idx(uint64(out.Len))})
+		outs = append(outs, r)
+	}
+	res := fl.b.Call(callee, args)
+	var ops []operand
+	for _, out := range fl.outs[fd] {
+		if out == nil {
+			ops = append(ops, operand{v: res[0]})
+			res = res[1:]
+		} else {
+			ops = append(ops, operand{r: outs[0]})
+			outs = outs[1:]
+		}
+	}
+	return ops
+}
+
+// builtin lowers a call of a builtin.
+func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
+	bi := e.Builtin
+	if bi == nil {
+		failf(e.Pos, "call of %s is unresolved", e.Name)
+	}
+	a := e.Args
+	one := func(v *Value) []operand { return []operand{{v: v}} }
+	switch bi.ID {
+	case lang.BLen:
+		return one(fl.aexpr(a[0]).n)
+	case lang.BRest:
+		return []operand{{r: fl.aexpr(e)}}
+	case lang.BLoad:
+		r := fl.aexpr(a[0])
+		off := fl.expr(a[1])
+		o := fl.byteOffset(r, off, bi, e)
+		return one(fl.b.LoadBytes(bi.BigEndian, bi.Bits, r.arr, o))
+	case lang.BStore:
+		r := fl.aexpr(a[0])
+		off := fl.expr(a[1])
+		v := fl.expr(a[2])
+		o := fl.byteOffset(r, off, bi, e)
+		fl.b.StoreBytes(bi.BigEndian, r.arr, v, o)
+		return nil
+	case lang.BClmulLo, lang.BClmulHi:
+		op := OpClmulLo
+		if bi.ID == lang.BClmulHi {
+			op = OpClmulHi
+		}
+		x := fl.expr(a[0])
+		y := fl.expr(a[1])
+		return one(fl.b.Op(op, U64, x, y))
+	case lang.BAESEnc, lang.BAESEncLast:
+		op := OpAESEnc
+		if bi.ID == lang.BAESEncLast {
+			op = OpAESEncLast
+		}
+		var xs []*Value
+		for _, x := range a {
+			xs = append(xs, fl.expr(x))
+		}
+		in := fl.b.Instr(op, []Type{U64, U64}, xs...)
+		return []operand{{v: in.Results[0]}, {v: in.Results[1]}}
+	case lang.BSelect:
+		c := fl.expr(a[0])
+		x := fl.expr(a[1])
+		y := fl.expr(a[2])
+		return one(fl.b.Select(c, x, y))
+	case lang.BUncheckedGet:
+		r := fl.aexpr(a[0])
+		i := fl.toIndex(fl.expr(a[1]))
+		if rowsOf(r.typ) {
+			return []operand{{r: fl.row(r, i)}}
+		}
+		return one(fl.b.Load(r.arr, fl.addIdx(r.off, i)))
+	case lang.BUncheckedSet:
+		r := fl.aexpr(a[0])
+		i := fl.toIndex(fl.expr(a[1]))
+		if rowsOf(r.typ) {
+			src := fl.aexpr(a[2])
+			fl.copyArray(fl.row(r, i), src)
+			return nil
+		}
+		v := fl.expr(a[2])
+		fl.b.Store(r.arr, v, fl.addIdx(r.off, i))
+		return nil
+	case lang.BTrace:
+		var vals []*Value
+		for _, x := range a {
+			if isArrayish(x.Type()) {
+				fl.aexpr(x)
+				continue
+			}
+			vals = append(vals, fl.expr(x))
+		}
+		fl.b.Instr(OpTrace, nil, vals...)
+		return nil
+	}
+	failf(e.Pos, "builtin %s cannot be lowered here", bi.Name)
+	return nil
+}
+
+// byteOffset checks (when asked) that bytes [off, off+bits/8) lie in r and
+// returns the byte's index in r's array.
+func (fl *fnLowerer) byteOffset(r *aref, off *Value, bi *lang.Builtin, e *lang.CallExpr) *Value {
+	b := fl.b
+	if e.Checked {
+		n := r.n
+		o := off
+		if off.Type.Bits() > IndexType.Bits() {
+			n = b.Zext(off.Type, n)
+		} else {
+			o = fl.toIndex(off)
+		}
+		nb := b.Const(o.Type, uint64(bi.Bits/8))
+		ok := b.And(b.Ule(o, n), b.Ule(nb, b.Sub(n, o)))
+		b.Check(ok, CheckBounds, e.Pos, strings.TrimSpace(bi.Name+": bytes out of range"))
+	}
+	return fl.addIdx(r.off, fl.toIndex(off))
+}

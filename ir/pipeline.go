@@ -1,0 +1,146 @@
+package ir
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lowent/lowentc/lang"
+)
+
+// Options control Compile.
+type Options struct {
+	// W is the limb width of the target (64, 32, 16 or 8); 0 skips
+	// legalization and leaves words of every width.
+	W int
+	// Unroll is the size budget of full unrolling: a loop with a constant
+	// trip count is unrolled when trips × body size ≤ Unroll instructions.
+	// 0 disables unrolling.
+	Unroll int
+	// DumpAfter names a pass ("lower" for the lowered IR) after which the IR
+	// is written to Dump, or "all" for every pass.
+	DumpAfter string
+	Dump      io.Writer
+	// Disable lists optional passes to skip.
+	Disable []string
+	// Verify runs the IR checker after every pass (tests turn it on; Compile
+	// always verifies the final module).
+	Verify bool
+}
+
+// DefaultUnroll is a budget that fully unrolls the standard library's rounds.
+const DefaultUnroll = 20000
+
+// Pass is one step of the pipeline.
+type Pass struct {
+	Name     string
+	Run      func(*Module, *Options) error
+	Required bool // cannot be disabled
+	Doc      string
+}
+
+// Passes is the pipeline, in order. A name may appear more than once.
+var Passes = []Pass{
+	{Name: "inline", Run: inline, Required: true, Doc: "inline every call into the exports"},
+	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
+	{Name: "sroa", Run: sroa, Doc: "scalar replacement of constant-indexed local arrays"},
+	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
+	{Name: "copyprop", Run: copyprop, Doc: "copy propagation"},
+	{Name: "unroll", Run: unroll, Doc: "full unrolling of constant-trip loops under the budget"},
+	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
+	{Name: "sroa", Run: sroa, Doc: "scalar replacement of constant-indexed local arrays"},
+	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
+	{Name: "cse", Run: cse, Doc: "common subexpression elimination"},
+	{Name: "copyprop", Run: copyprop, Doc: "copy propagation"},
+	{Name: "dce", Run: dce, Doc: "dead code elimination"},
+	{Name: "legalize", Run: legalize, Required: true, Doc: "split words wider than W into limbs"},
+	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
+	{Name: "cse", Run: cse, Doc: "common subexpression elimination"},
+	{Name: "copyprop", Run: copyprop, Doc: "copy propagation"},
+	{Name: "dce", Run: dce, Doc: "dead code elimination"},
+}
+
+// PassNames returns the distinct pass names, for --help and dump=PASS.
+func PassNames() []string {
+	names := []string{"lower"}
+	seen := map[string]bool{"lower": true}
+	for _, p := range Passes {
+		if !seen[p.Name] {
+			seen[p.Name] = true
+			names = append(names, p.Name)
+		}
+	}
+	return names
+}
+
+// Compile lowers a checked program to IR and runs the pipeline.
+func Compile(p *lang.Program, opts Options) (m *Module, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("internal compiler error: %v", r)
+		}
+	}()
+	m, err = Lower(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.after(m, "lower", 1); err != nil {
+		return nil, err
+	}
+	if err := Optimize(m, opts); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Optimize runs the pipeline on a lowered module.
+func Optimize(m *Module, opts Options) error {
+	switch opts.W {
+	case 0, 8, 16, 32, 64:
+	default:
+		return fmt.Errorf("unsupported limb width %d (want 8, 16, 32 or 64)", opts.W)
+	}
+	if opts.DumpAfter != "" && opts.DumpAfter != "all" && !contains(PassNames(), opts.DumpAfter) {
+		return fmt.Errorf("no pass named %q (passes: %s)", opts.DumpAfter, strings.Join(PassNames(), ", "))
+	}
+	count := map[string]int{}
+	for _, p := range Passes {
+		if !p.Required && contains(opts.Disable, p.Name) {
+			continue
+		}
+		if p.Name == "legalize" && opts.W == 0 {
+			continue
+		}
+		count[p.Name]++
+		if err := p.Run(m, &opts); err != nil {
+			return fmt.Errorf("%s: %w", p.Name, err)
+		}
+		if err := opts.after(m, p.Name, count[p.Name]); err != nil {
+			return err
+		}
+	}
+	return m.Verify()
+}
+
+// after dumps and verifies m after the nth run of pass name, as asked.
+func (o *Options) after(m *Module, name string, nth int) error {
+	if o.Dump != nil && (o.DumpAfter == "all" || o.DumpAfter == name) {
+		fmt.Fprintf(o.Dump, "# after %s (#%d)\n", name, nth)
+		m.Print(o.Dump)
+	}
+	if o.Verify {
+		if err := m.Verify(); err != nil {
+			return fmt.Errorf("after %s (#%d): %w", name, nth, err)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
