@@ -1,0 +1,237 @@
+package amd64
+
+import (
+	"fmt"
+	"strings"
+
+	llir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/lowent/lowentc/ir"
+)
+
+// The C ABI of an export (documented in docs/amd64.md):
+//
+//	int lowentc_MODULE_FN(params..., results...)
+//
+// A scalar parameter is passed by value (bool as a uint8_t 0 or 1), a
+// fixed array as a pointer to its first element, a slice as a pointer and
+// a size_t element count. Each result comes back through a pointer
+// parameter after the others (an array result through a pointer to its
+// first element). The return value is the status: 0 success, 1 the
+// arguments break the export's `requires` (or a slice is longer than
+// 2^32-1 elements), 2 and above a run-time check failed (a trap; the
+// number says which).
+
+// Status codes.
+const (
+	StatusOK    = 0
+	StatusFault = 1
+	firstTrap   = 2
+)
+
+// abiParam is one C parameter of an export.
+type abiParam struct {
+	name  string
+	ctype string
+	typ   types.Type
+}
+
+type abiSig struct{ params []abiParam }
+
+func (s abiSig) llvmParams() []*llir.Param {
+	ps := make([]*llir.Param, len(s.params))
+	for i, p := range s.params {
+		ps[i] = llir.NewParam(p.name, p.typ)
+	}
+	return ps
+}
+
+// ctype is the C type of a scalar (bools travel as bytes).
+func ctype(t ir.Type) string {
+	if t == ir.Bool {
+		return "uint8_t"
+	}
+	return fmt.Sprintf("uint%d_t", t.Bits())
+}
+
+// abiOf is f's C signature.
+func abiOf(f *ir.Function) abiSig {
+	var s abiSig
+	for _, p := range f.Sig.Params {
+		st := storageType(p.Type)
+		switch {
+		case !p.Array:
+			s.params = append(s.params, abiParam{p.Name, ctype(p.Type), st})
+		case p.Slice:
+			s.params = append(s.params, abiParam{p.Name, constPtr(p) + ctype(p.Type) + " *", types.NewPointer(st)},
+				abiParam{p.Name + "_len", "size_t", types.I64})
+		default:
+			s.params = append(s.params, abiParam{p.Name, constPtr(p) + ctype(p.Type) + " *", types.NewPointer(st)})
+		}
+	}
+	for i, r := range f.Sig.Results {
+		name := "ret"
+		if len(f.Sig.Results) > 1 {
+			name = fmt.Sprintf("ret%d", i)
+		}
+		s.params = append(s.params, abiParam{name, ctype(r.Type) + " *", types.NewPointer(storageType(r.Type))})
+	}
+	return s
+}
+
+func constPtr(p ir.SigParam) string {
+	if p.Mut {
+		return ""
+	}
+	return "const "
+}
+
+// bindParams binds the IR parameters of g.f to the LLVM parameters of the
+// C ABI; a slice longer than an IR index can count is a fault.
+func (g *fgen) bindParams(sig abiSig) error {
+	f := g.f
+	lp := g.fn.Params
+	li, pi := 0, 0
+	for _, sp := range f.Sig.Params {
+		if pi >= len(f.Params) {
+			return fmt.Errorf("BUG: amd64: parameters of %s do not match its signature", f.Name)
+		}
+		p := f.Params[pi]
+		pi++
+		if !sp.Array {
+			if p.Val == nil {
+				return fmt.Errorf("BUG: amd64: parameter %s of %s is not a scalar", sp.Name, f.Name)
+			}
+			var x value.Value = lp[li]
+			if sp.Type == ir.Bool {
+				x = g.cur.NewICmp(enum.IPredNE, x, constant.NewInt(types.I8, 0))
+			}
+			g.vals[p.Val] = x
+			li++
+			continue
+		}
+		if p.Arr == nil {
+			return fmt.Errorf("BUG: amd64: parameter %s of %s is not an array", sp.Name, f.Name)
+		}
+		info := arrInfo{ptr: lp[li]}
+		li++
+		if sp.Slice {
+			n := lp[li]
+			li++
+			ok := g.cur.NewICmp(enum.IPredULE, n, constant.NewInt(types.I64, 0xffffffff))
+			g.faultUnless(ok)
+			info.len = g.cur.NewTrunc(n, types.I32)
+		}
+		g.arrs[p.Arr] = info
+	}
+	// Array results arrive as hidden trailing IR parameters; scalar
+	// results are stored through their pointers at the return.
+	for _, r := range f.Sig.Results {
+		if r.Array {
+			if pi >= len(f.Params) || f.Params[pi].Arr == nil {
+				return fmt.Errorf("BUG: amd64: array result of %s has no hidden parameter", f.Name)
+			}
+			g.arrs[f.Params[pi].Arr] = arrInfo{ptr: lp[li]}
+			pi++
+		} else {
+			g.outs = append(g.outs, lp[li])
+		}
+		li++
+	}
+	if pi != len(f.Params) || li != len(sig.params) {
+		return fmt.Errorf("BUG: amd64: parameters of %s do not match its signature", f.Name)
+	}
+	return nil
+}
+
+// faultUnless returns StatusFault when ok is false.
+func (g *fgen) faultUnless(ok value.Value) {
+	fail, found := g.fails[StatusFault]
+	if !found {
+		fail = g.newBlock()
+		fail.NewRet(constant.NewInt(types.I32, StatusFault))
+		g.fails[StatusFault] = fail
+	}
+	cont := g.newBlock()
+	g.cur.NewCondBr(ok, cont, fail)
+	g.cur = cont
+}
+
+// trapTable numbers the run-time checks of a program: every entry check is
+// StatusFault, the others get codes from firstTrap up.
+type trapTable struct {
+	codes map[*ir.CheckInfo]int
+	infos []*ir.CheckInfo // infos[code-firstTrap]
+}
+
+func newTrapTable() *trapTable { return &trapTable{codes: map[*ir.CheckInfo]int{}} }
+
+func (t *trapTable) code(c *ir.CheckInfo) int {
+	if c.Kind == ir.CheckEntry {
+		return StatusFault
+	}
+	if k, ok := t.codes[c]; ok {
+		return k
+	}
+	k := firstTrap + len(t.infos)
+	t.codes[c] = k
+	t.infos = append(t.infos, c)
+	return k
+}
+
+// info returns the check a status code stands for, or nil.
+func (t *trapTable) info(code int) *ir.CheckInfo {
+	if code < firstTrap || code-firstTrap >= len(t.infos) {
+		return nil
+	}
+	return t.infos[code-firstTrap]
+}
+
+// header writes the C header declaring every export of m.
+func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
+	var b strings.Builder
+	guard := "LOWENTC_" + strings.ToUpper(m.Name) + "_H"
+	fmt.Fprintf(&b, "/* Generated by lowentc from module %s. Do not edit. */\n", m.Name)
+	fmt.Fprintf(&b, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n", guard, guard)
+	b.WriteString("#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n")
+	b.WriteString("/* Status of every call: 0 success; 1 the arguments break the function's\n")
+	b.WriteString("   requires clause (nothing was written); 2 and above a run-time check\n")
+	b.WriteString("   failed (a trap; listed below). Results are stored only on success; after\n")
+	b.WriteString("   a trap, mut buffers may hold partial output. */\n")
+	b.WriteString("#ifndef LOWENTC_OK\n#define LOWENTC_OK 0\n#define LOWENTC_FAULT 1\n#endif\n")
+	for i, c := range traps.infos {
+		fmt.Fprintf(&b, "/* %d: %s: %s */\n", firstTrap+i, c.Pos, c.Msg)
+	}
+	b.WriteString("\n")
+	for _, f := range m.Funcs {
+		if !f.Export {
+			continue
+		}
+		sig := abiOf(f)
+		var ps []string
+		for _, p := range sig.params {
+			if strings.HasSuffix(p.ctype, "*") {
+				ps = append(ps, p.ctype+p.name)
+			} else {
+				ps = append(ps, p.ctype+" "+p.name)
+			}
+		}
+		decl := strings.Join(ps, ", ")
+		if decl == "" {
+			decl = "void"
+		}
+		fmt.Fprintf(&b, "int %s(%s);\n", SymbolName(m.Name, f.Name), decl)
+	}
+	if len(hw.variants) > 1 {
+		b.WriteString("\n/* --hw auto: the variant in use (0 computed, 1 AES-NI + PCLMULQDQ,\n")
+		b.WriteString("   2 the same with AVX2, VAES, VPCLMULQDQ), and a way to lower it. */\n")
+		fmt.Fprintf(&b, "int %s(void);\n", SymbolName(m.Name, "cpu_level"))
+		fmt.Fprintf(&b, "int %s(int level);\n", SymbolName(m.Name, "force_level"))
+	}
+	b.WriteString("\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n")
+	return b.String()
+}

@@ -1,0 +1,129 @@
+package amd64
+
+import (
+	llir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+)
+
+// --hw auto: every export is compiled once per variant, and its public
+// symbol is a dispatcher that calls the best variant the CPU allows. The
+// CPU's level is found once, by CPUID and XGETBV as inline assembly (no
+// libgcc), and cached in a module global; racing first calls compute and
+// store the same value.
+
+var cpuidResult = types.NewStruct(types.I32, types.I32, types.I32, types.I32)
+
+// cpuLevelFunc returns the module's `int lowentc_MODULE_cpu_level(void)`,
+// which is exported: it tells a caller (and the runner's stats) which
+// variant auto picks. lowentc_MODULE_force_level(n) lowers the level to
+// min(n, detected) for tests and returns the level in effect.
+func (g *modGen) cpuLevelFunc() *llir.Func {
+	const name = "cpu_level"
+	if f, ok := g.decls[name]; ok {
+		return f
+	}
+	cache := g.out.NewGlobalDef("lowentc."+g.m.Name+".level", constant.NewInt(types.I32, -1))
+	cache.Linkage = enum.LinkageInternal
+
+	detect := g.detectFunc()
+	f := g.out.NewFunc(SymbolName(g.m.Name, "cpu_level"), types.I32)
+	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
+	g.decls[name] = f
+	entry, slow, done := f.NewBlock("entry"), f.NewBlock("detect"), f.NewBlock("done")
+	ld := entry.NewLoad(types.I32, cache)
+	ld.Atomic, ld.Ordering, ld.Align = true, enum.AtomicOrderingMonotonic, 4
+	entry.NewCondBr(entry.NewICmp(enum.IPredSGE, ld, constant.NewInt(types.I32, 0)), done, slow)
+	lvl := slow.NewCall(detect)
+	st := slow.NewStore(lvl, cache)
+	st.Atomic, st.Ordering, st.Align = true, enum.AtomicOrderingMonotonic, 4
+	slow.NewBr(done)
+	done.NewRet(done.NewPhi(llir.NewIncoming(ld, entry), llir.NewIncoming(lvl, slow)))
+
+	n := llir.NewParam("n", types.I32)
+	force := g.out.NewFunc(SymbolName(g.m.Name, "force_level"), types.I32, n)
+	force.FuncAttrs = append(force.FuncAttrs, enum.FuncAttrNoUnwind)
+	b := force.NewBlock("entry")
+	real := b.NewCall(detect)
+	lower := b.NewICmp(enum.IPredSLT, n, real)
+	l := b.NewSelect(lower, n, real)
+	fst := b.NewStore(l, cache)
+	fst.Atomic, fst.Ordering, fst.Align = true, enum.AtomicOrderingMonotonic, 4
+	b.NewRet(l)
+	return f
+}
+
+// detectFunc emits the CPUID probe: levelAVX2, levelAES or levelBase.
+func (g *modGen) detectFunc() *llir.Func {
+	f := g.out.NewFunc("lowentc."+g.m.Name+".detect", types.I32)
+	f.Linkage = enum.LinkageInternal
+	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind, enum.FuncAttrNoInline)
+	entry, xsave, leaf7, done := f.NewBlock("entry"), f.NewBlock("xsave"), f.NewBlock("leaf7"), f.NewBlock("done")
+	cpuid := llir.NewInlineAsm(types.NewPointer(types.NewFunc(cpuidResult, types.I32, types.I32)), "cpuid",
+		"={ax},={bx},={cx},={dx},{ax},{cx},~{dirflag},~{fpsr},~{flags}")
+	i32 := func(x int64) value.Value { return constant.NewInt(types.I32, x) }
+	bit := func(b *llir.Block, x value.Value, n uint) value.Value {
+		return b.NewICmp(enum.IPredNE, b.NewAnd(x, i32(1<<n)), i32(0))
+	}
+	all := func(b *llir.Block, xs ...value.Value) value.Value {
+		r := xs[0]
+		for _, x := range xs[1:] {
+			r = b.NewAnd(r, x)
+		}
+		return r
+	}
+	r0 := entry.NewCall(cpuid, i32(0), i32(0))
+	maxLeaf := entry.NewExtractValue(r0, 0)
+	r1 := entry.NewCall(cpuid, i32(1), i32(0))
+	ecx1 := entry.NewExtractValue(r1, 2)
+	// Leaf 1 ECX: 1 PCLMULQDQ, 9 SSSE3, 19 SSE4.1, 20 SSE4.2, 25 AES, 27 OSXSAVE, 28 AVX.
+	aes := all(entry, bit(entry, ecx1, 1), bit(entry, ecx1, 9), bit(entry, ecx1, 19), bit(entry, ecx1, 20), bit(entry, ecx1, 25))
+	aesLevel := entry.NewSelect(aes, i32(levelAES), i32(levelBase))
+	canAVX := all(entry, aes, bit(entry, ecx1, 27), bit(entry, ecx1, 28),
+		entry.NewICmp(enum.IPredUGE, maxLeaf, i32(7)))
+	entry.NewCondBr(canAVX, xsave, done)
+	// XGETBV is only defined when OSXSAVE is set: XCR0 bits 1 and 2 say the
+	// OS saves the XMM and YMM registers.
+	xgetbv := llir.NewInlineAsm(types.NewPointer(types.NewFunc(types.NewStruct(types.I32, types.I32), types.I32)), "xgetbv",
+		"={ax},={dx},{cx},~{dirflag},~{fpsr},~{flags}")
+	xr := xsave.NewCall(xgetbv, i32(0))
+	xcr0 := xsave.NewExtractValue(xr, 0)
+	ymm := xsave.NewICmp(enum.IPredEQ, xsave.NewAnd(xcr0, i32(6)), i32(6))
+	xsave.NewCondBr(ymm, leaf7, done)
+	r7 := leaf7.NewCall(cpuid, i32(7), i32(0))
+	ebx7, ecx7 := leaf7.NewExtractValue(r7, 1), leaf7.NewExtractValue(r7, 2)
+	// Leaf 7 EBX: 3 BMI1, 5 AVX2, 8 BMI2; ECX: 9 VAES, 10 VPCLMULQDQ.
+	avx2 := all(leaf7, bit(leaf7, ebx7, 3), bit(leaf7, ebx7, 5), bit(leaf7, ebx7, 8), bit(leaf7, ecx7, 9), bit(leaf7, ecx7, 10))
+	l7 := leaf7.NewSelect(avx2, i32(levelAVX2), i32(levelAES))
+	leaf7.NewBr(done)
+	done.NewRet(done.NewPhi(llir.NewIncoming(aesLevel, entry), llir.NewIncoming(aesLevel, xsave), llir.NewIncoming(l7, leaf7)))
+	return f
+}
+
+// dispatcher emits the public function name, which calls the first of
+// impls (best first) whose variant the CPU's level allows.
+func (g *modGen) dispatcher(name string, impls []*llir.Func, vs []variant) {
+	level := g.cpuLevelFunc()
+	var ps []*llir.Param
+	var args []value.Value
+	for _, p := range impls[0].Params {
+		q := llir.NewParam(p.Name(), p.Typ)
+		ps = append(ps, q)
+		args = append(args, q)
+	}
+	f := g.out.NewFunc(name, types.I32, ps...)
+	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
+	b := f.NewBlock("entry")
+	lvl := b.NewCall(level)
+	// The last variant is the computed one: always allowed.
+	var callee value.Value = impls[len(impls)-1]
+	for i := len(impls) - 2; i >= 0; i-- {
+		ok := b.NewICmp(enum.IPredSGE, lvl, constant.NewInt(types.I32, int64(vs[i].level)))
+		callee = b.NewSelect(ok, impls[i], callee)
+	}
+	call := b.NewCall(callee, args...)
+	call.Tail = enum.TailTail
+	b.NewRet(call)
+}

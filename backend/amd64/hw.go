@@ -1,0 +1,145 @@
+package amd64
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// A variant is one compiled version of an export: the computed (soft) path
+// or a hardware path with its own LLVM target features. Under --hw auto an
+// export that uses a builtin is compiled once per variant and a dispatcher
+// picks one at run time (see dispatch.go).
+type variant struct {
+	name     string // symbol suffix: "soft", "aes", "avx2"
+	hw       bool   // clmul/aes builtins use PCLMULQDQ/AESENC
+	features string // the function's "target-features" attribute ("" for none)
+	level    int    // the CPU level (cpuLevel) that allows this variant
+	wide     bool   // VAES and VPCLMULQDQ may be used too
+}
+
+// The CPU levels the dispatcher distinguishes, in increasing order.
+const (
+	levelBase = 0 // plain x86-64
+	levelAES  = 1 // + PCLMULQDQ, AES-NI, SSSE3, SSE4.1
+	levelAVX2 = 2 // + AVX, AVX2, BMI1/2, VAES, VPCLMULQDQ (and the OS saves YMM)
+)
+
+// sseFeatures come with AES-NI on every CPU that has it (Westmere and
+// later, Bulldozer and later). The crypto features themselves (+pclmul,
+// +aes, and the wide +vaes, +vpclmulqdq) are added per function, for the
+// builtins it uses (funcFeatures).
+const sseFeatures = "+sse2,+ssse3,+sse4.1,+sse4.2"
+
+var (
+	softVariant = variant{name: "soft", level: levelBase}
+	aesVariant  = variant{name: "aes", hw: true, features: sseFeatures, level: levelAES}
+	avx2Variant = variant{name: "avx2", hw: true, level: levelAVX2, wide: true,
+		features: sseFeatures + ",+avx,+avx2,+bmi,+bmi2"}
+)
+
+// hwConfig is what --hw asks for.
+type hwConfig struct {
+	mode     string    // "none", "aes", "auto" or "list"
+	variants []variant // the variants of every export; one unless auto, best first
+}
+
+// featureNames maps the names --hw accepts in a list to LLVM features.
+var featureNames = map[string]string{
+	"pclmul":  "+pclmul",
+	"aes":     "+aes",
+	"vaes":    "+vaes,+avx,+avx2",
+	"vpclmul": "+vpclmulqdq,+avx,+avx2",
+	"sha":     "+sha",
+	"avx":     "+avx",
+	"avx2":    "+avx,+avx2",
+	"bmi2":    "+bmi,+bmi2",
+	"avx512":  "+avx512f,+avx512bw,+avx512vl",
+	"sse4":    "+ssse3,+sse4.1,+sse4.2",
+}
+
+// parseHW reads the --hw value: auto, none, aes, or a comma-separated list
+// of feature names (featureNames) compiled in unconditionally.
+func parseHW(s string) (hwConfig, error) {
+	switch s {
+	case "", "none":
+		return hwConfig{mode: "none", variants: []variant{softVariant}}, nil
+	case "aes":
+		return hwConfig{mode: "aes", variants: []variant{aesVariant}}, nil
+	case "auto":
+		// Best first: the dispatcher takes the first the CPU allows.
+		return hwConfig{mode: "auto", variants: []variant{avx2Variant, aesVariant, softVariant}}, nil
+	}
+	feats := map[string]bool{}
+	hw, wide := false, false
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		f, ok := featureNames[name]
+		if !ok {
+			return hwConfig{}, fmt.Errorf("--hw %q: unknown feature %q (want auto, none, aes, or a list of %s)",
+				s, name, strings.Join(sortedKeys(featureNames), ", "))
+		}
+		switch name {
+		case "pclmul", "aes":
+			hw = true
+		case "vaes", "vpclmul":
+			hw, wide = true, true
+		default:
+			for _, x := range strings.Split(f, ",") {
+				feats[x] = true
+			}
+		}
+	}
+	// Naming any AES or carry-less feature selects the hardware lowering of
+	// all four builtins (they come together on every CPU).
+	if hw {
+		for _, x := range strings.Split(sseFeatures, ",") {
+			feats[x] = true
+		}
+	}
+	if wide {
+		feats["+avx"], feats["+avx2"] = true, true
+	}
+	v := variant{name: "hw", hw: hw, wide: wide, features: strings.Join(sortedKeys(feats), ","), level: levelAES}
+	return hwConfig{mode: "list", variants: []variant{v}}, nil
+}
+
+// funcFeatures is the "target-features" attribute of variant v of a
+// function that uses the builtins in used (from its IR ops, which agree
+// with the checker's FuncDecl.Features for an export).
+func funcFeatures(v variant, used builtinUse) string {
+	fs := []string{}
+	if v.features != "" {
+		fs = append(fs, v.features)
+	}
+	if v.hw && used.clmul {
+		fs = append(fs, "+pclmul")
+		if v.wide {
+			fs = append(fs, "+vpclmulqdq")
+		}
+	}
+	if v.hw && used.aes {
+		fs = append(fs, "+aes")
+		if v.wide {
+			fs = append(fs, "+vaes")
+		}
+	}
+	return strings.Join(fs, ",")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// describe names the setting for stats: the mode and, for a list, its features.
+func (h hwConfig) describe() string {
+	if h.mode == "list" {
+		return h.variants[0].features
+	}
+	return h.mode
+}

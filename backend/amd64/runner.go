@@ -1,0 +1,351 @@
+package amd64
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
+)
+
+// compiled is a program built into a driver executable.
+type compiled struct {
+	b   *build
+	dir string
+	bin string
+}
+
+// The build cache: one driver per program text and --hw within a process,
+// so tests compile each stdlib module once per mode.
+var (
+	cacheMu  sync.Mutex
+	cache    = map[string]*cacheEntry{}
+	cacheDir string
+)
+
+type cacheEntry struct {
+	once sync.Once
+	c    *compiled
+	err  error
+}
+
+func cacheKey(p *lang.Program, hw string) string {
+	h := sha256.New()
+	names := make([]string, 0, len(p.Sources))
+	for n := range p.Sources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(h, "%s\x00%s\x00", p.Root.Module, hw)
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(p.Sources[n]))
+		h.Write(p.Sources[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// compile builds (or finds in the cache) the driver for p under opts.HW.
+func compile(p *lang.Program, opts backend.Options) (*compiled, error) {
+	hw := opts.HW
+	if hw == "" {
+		hw = "none"
+	}
+	key := cacheKey(p, hw)
+	cacheMu.Lock()
+	e, ok := cache[key]
+	if !ok {
+		e = &cacheEntry{}
+		cache[key] = e
+	}
+	if cacheDir == "" {
+		d, err := os.MkdirTemp("", "lowentc-amd64-")
+		if err != nil {
+			cacheMu.Unlock()
+			return nil, err
+		}
+		cacheDir = d
+	}
+	root := cacheDir
+	cacheMu.Unlock()
+	e.once.Do(func() {
+		dir := filepath.Join(root, key[:16])
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			e.err = err
+			return
+		}
+		e.c, e.err = buildDriver(p, opts, dir)
+	})
+	return e.c, e.err
+}
+
+func buildDriver(p *lang.Program, opts backend.Options, dir string) (*compiled, error) {
+	b, err := translate(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := b.native(dir, "obj")
+	if err != nil {
+		return nil, err
+	}
+	hdr := b.m.Name + ".h"
+	if err := os.WriteFile(filepath.Join(dir, hdr), []byte(header(b.m, b.traps, b.hw)), 0o644); err != nil {
+		return nil, err
+	}
+	src := filepath.Join(dir, "driver.c")
+	if err := os.WriteFile(src, []byte(driverC(b.m, hdr, len(b.hw.variants) > 1)), 0o644); err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(dir, "driver")
+	if _, err := tool(dir, "gcc", "-O2", "-o", bin, src, obj); err != nil {
+		return nil, err
+	}
+	return &compiled{b: b, dir: dir, bin: bin}, nil
+}
+
+// Runner runs the exports of one program natively, through one driver
+// process that serves every call.
+type Runner struct {
+	c    *compiled
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	errb bytes.Buffer
+}
+
+// Prepare compiles p (or reuses the cached build) and starts its driver.
+func Prepare(p *lang.Program, opts backend.Options) (*Runner, error) {
+	c, err := compile(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{c: c}, nil
+}
+
+func (r *Runner) start() error {
+	if r.cmd != nil {
+		return nil
+	}
+	cmd := exec.Command(r.c.bin)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	r.errb.Reset()
+	cmd.Stderr = &r.errb
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("amd64: starting the driver: %v", err)
+	}
+	r.cmd, r.in, r.out = cmd, in, bufio.NewReaderSize(out, 1<<16)
+	return nil
+}
+
+// stop ends the driver process (after a failure it is restarted).
+func (r *Runner) stop() error {
+	if r.cmd == nil {
+		return nil
+	}
+	r.in.Close()
+	err := r.cmd.Wait()
+	r.cmd = nil
+	return err
+}
+
+// Close stops the driver.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_ = r.stop()
+	return nil
+}
+
+// Run calls fn once.
+func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+	res, ns, err := r.call(fn, args, 0, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := backend.Stats{{Key: "ns", Value: fmt.Sprintf("%.0f", ns)}, {Key: "hw", Value: r.c.b.hw.describe()}}
+	return res, st, nil
+}
+
+// Measure times fn: the driver doubles the calls until a round lasts
+// 200 ms and reports the best of three rounds' ns per call.
+func (r *Runner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
+	return r.MeasureFor(fn, args, 200e6)
+}
+
+// MeasureFor is Measure with rounds of at least minNS nanoseconds.
+func (r *Runner) MeasureFor(fn *lang.FuncDecl, args []lang.Value, minNS uint64) (backend.Cost, error) {
+	_, ns, err := r.call(fn, args, 1, minNS)
+	if err != nil {
+		return backend.Cost{}, err
+	}
+	return backend.Cost{Value: ns, Unit: "ns", Seconds: ns / 1e9}, nil
+}
+
+func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value, mode uint32, minNS uint64) ([]lang.Value, float64, error) {
+	m := r.c.b.m
+	idx := -1
+	var f *ir.Function
+	for i, e := range exports(m) {
+		if e.Name == fn.Name {
+			idx, f = i, e
+		}
+	}
+	if f == nil {
+		return nil, 0, fmt.Errorf("amd64: no export %s in module %s", fn.Name, m.Name)
+	}
+	if len(args) != len(f.Sig.Params) {
+		return nil, 0, fmt.Errorf("%s takes %d arguments, got %d", f.Name, len(f.Sig.Params), len(args))
+	}
+	var req bytes.Buffer
+	put := func(x any) { _ = binary.Write(&req, binary.LittleEndian, x) }
+	put(uint32(idx))
+	put(mode)
+	put(minNS)
+	for i, p := range f.Sig.Params {
+		a := args[i]
+		if !p.Array {
+			if a.IsArray || a.Word&^p.Type.Mask() != 0 {
+				return nil, 0, fmt.Errorf("argument %s: %#x does not fit %s", p.Name, a.Word, p.Type)
+			}
+			put(a.Word)
+			continue
+		}
+		if !p.Slice && len(a.Elems) != p.Len {
+			return nil, 0, fmt.Errorf("argument %s: want %d elements, got %d", p.Name, p.Len, len(a.Elems))
+		}
+		put(uint64(len(a.Elems)))
+		for _, e := range a.Elems {
+			if e&^p.Type.Mask() != 0 {
+				return nil, 0, fmt.Errorf("argument %s: element %#x does not fit %s", p.Name, e, p.Type)
+			}
+			putElem(&req, e, storageType(p.Type).BitSize/8)
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.start(); err != nil {
+		return nil, 0, err
+	}
+	if _, err := r.in.Write(req.Bytes()); err != nil {
+		return nil, 0, r.crashed(err)
+	}
+	var status int32
+	var nsBits uint64
+	if err := binary.Read(r.out, binary.LittleEndian, &status); err != nil {
+		return nil, 0, r.crashed(err)
+	}
+	if err := binary.Read(r.out, binary.LittleEndian, &nsBits); err != nil {
+		return nil, 0, r.crashed(err)
+	}
+	for i, p := range f.Sig.Params {
+		if !p.Array || !p.Mut {
+			continue
+		}
+		got, err := readElems(r.out, len(args[i].Elems), storageType(p.Type).BitSize/8)
+		if err != nil {
+			return nil, 0, r.crashed(err)
+		}
+		if status == StatusOK {
+			copy(args[i].Elems, got)
+		}
+	}
+	var results []lang.Value
+	for _, res := range f.Sig.Results {
+		if res.Array {
+			e, err := readElems(r.out, res.Len, storageType(res.Type).BitSize/8)
+			if err != nil {
+				return nil, 0, r.crashed(err)
+			}
+			results = append(results, lang.Value{Elems: e, IsArray: true})
+			continue
+		}
+		var w uint64
+		if err := binary.Read(r.out, binary.LittleEndian, &w); err != nil {
+			return nil, 0, r.crashed(err)
+		}
+		results = append(results, lang.Value{Word: w})
+	}
+	if status != StatusOK {
+		return nil, 0, r.statusError(f, int(status))
+	}
+	return results, math.Float64frombits(nsBits), nil
+}
+
+// ForceLevel limits a --hw auto program to CPU level n (0 computed, 1
+// AES-NI, 2 AVX2 with VAES) and returns the level in effect.
+func (r *Runner) ForceLevel(n int) (int, error) {
+	if len(r.c.b.hw.variants) < 2 {
+		return 0, fmt.Errorf("amd64: ForceLevel needs --hw auto")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.start(); err != nil {
+		return 0, err
+	}
+	var req bytes.Buffer
+	_ = binary.Write(&req, binary.LittleEndian, []uint32{uint32(n), 2, 0, 0})
+	if _, err := r.in.Write(req.Bytes()); err != nil {
+		return 0, r.crashed(err)
+	}
+	var lvl int32
+	if err := binary.Read(r.out, binary.LittleEndian, &lvl); err != nil {
+		return 0, r.crashed(err)
+	}
+	return int(lvl), nil
+}
+
+func putElem(w *bytes.Buffer, e uint64, size uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], e)
+	w.Write(b[:size])
+}
+
+func readElems(r io.Reader, n int, size uint64) ([]uint64, error) {
+	buf := make([]byte, uint64(n)*size)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return nil, err
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		var b [8]byte
+		copy(b[:], buf[uint64(i)*size:uint64(i+1)*size])
+		out[i] = binary.LittleEndian.Uint64(b[:])
+	}
+	return out, nil
+}
+
+// crashed reports a driver that died or broke the protocol, and stops it.
+func (r *Runner) crashed(err error) error {
+	_ = r.stop()
+	return fmt.Errorf("amd64: the driver failed: %v\n%s", err, r.errb.String())
+}
+
+// statusError turns a non-zero status into the error the VM would give.
+func (r *Runner) statusError(f *ir.Function, code int) error {
+	if code == StatusFault {
+		return fmt.Errorf("%s: the arguments do not satisfy its requires clause", f.Name)
+	}
+	if c := r.c.b.traps.info(code); c != nil {
+		return &ir.Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
+	}
+	return fmt.Errorf("amd64: %s returned unknown status %d", f.Name, code)
+}

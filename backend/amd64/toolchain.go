@@ -1,0 +1,67 @@
+package amd64
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// The external tools: LLVM 14's opt and llc turn the emitted IR into an
+// object, ar makes the static library, gcc links the runner's driver.
+// A missing tool is an error that names it.
+
+// tool runs name with args in dir and returns its standard output.
+func tool(dir, name string, args ...string) ([]byte, error) {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("amd64: %s not found on PATH (the amd64 target needs LLVM 14's opt and llc, ar and gcc): %v", name, err)
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("amd64: %s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+	return out.Bytes(), nil
+}
+
+// llcArgs are the code generation options of every artifact.
+var llcArgs = []string{"-O3", "-relocation-model=pic"}
+
+// codegen writes ll to dir/base.ll, optimizes it with opt -O3 and compiles
+// it with llc into dir/base.o (kind "obj") or dir/base.s ("asm"); it
+// returns the output's path.
+func codegen(dir, base, ll, kind string) (string, error) {
+	src := filepath.Join(dir, base+".ll")
+	if err := os.WriteFile(src, []byte(ll), 0o644); err != nil {
+		return "", err
+	}
+	bc := filepath.Join(dir, base+".bc")
+	if _, err := tool(dir, "opt", "-O3", src, "-o", bc); err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, base+".o")
+	ft := "-filetype=obj"
+	if kind == "asm" {
+		out, ft = filepath.Join(dir, base+".s"), "-filetype=asm"
+	}
+	args := append(append([]string{}, llcArgs...), ft, bc, "-o", out)
+	if _, err := tool(dir, "llc", args...); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// archive packs obj into the static library dir/lib<base>.a.
+func archive(dir, base, obj string) (string, error) {
+	lib := filepath.Join(dir, "lib"+base+".a")
+	_ = os.Remove(lib)
+	if _, err := tool(dir, "ar", "rcs", lib, obj); err != nil {
+		return "", err
+	}
+	return lib, nil
+}
