@@ -1,0 +1,196 @@
+package mos6502
+
+import (
+	"sort"
+
+	"github.com/lowent/lowentc/ir"
+)
+
+// interval is the live range of a value in the linear instruction order.
+type interval struct {
+	start, end int
+	weight     int // uses scaled by loop depth: heavier values get zero page first
+}
+
+// liveness numbers the instructions of a function body and computes each
+// value's live interval. A value used inside a loop that it is defined
+// outside of stays live to the end of that loop (it is read again on
+// every iteration); loop parameters and results live across the whole loop.
+type liveness struct {
+	pos   map[*ir.Instr]int
+	end   map[*ir.Instr]int // structured instructions: the position after their last nested one
+	iv    map[*ir.Value]*interval
+	uses  map[*ir.Value]int
+	n     int
+	depth map[*ir.Instr]int
+}
+
+func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
+	lv := &liveness{pos: map[*ir.Instr]int{}, end: map[*ir.Instr]int{}, iv: map[*ir.Value]*interval{},
+		uses: map[*ir.Value]int{}, depth: map[*ir.Instr]int{}}
+	var number func(b *ir.Block, d int)
+	number = func(b *ir.Block, d int) {
+		for _, in := range b.Instrs {
+			lv.pos[in] = lv.n
+			lv.depth[in] = d
+			lv.n++
+			nd := d
+			if in.Op == ir.OpFor {
+				nd++
+			}
+			for _, blk := range in.Blocks {
+				number(blk, nd)
+			}
+			lv.end[in] = lv.n
+			lv.n++
+		}
+	}
+	number(f.Body, 0)
+	def := func(v *ir.Value, p int) {
+		if _, ok := lv.iv[v]; !ok {
+			lv.iv[v] = &interval{start: p, end: p}
+		}
+	}
+	var loops []*ir.Instr
+	use := func(v *ir.Value, p int, d int) {
+		lv.uses[v]++
+		iv := lv.iv[v]
+		if iv == nil {
+			return // a function parameter: fixed storage
+		}
+		// Extend to the end of the outermost loop entered after the definition.
+		for _, l := range loops {
+			if lv.pos[l] > iv.start {
+				p = max(p, lv.end[l])
+				break
+			}
+		}
+		iv.end = max(iv.end, p)
+		w := 1
+		for i := 0; i < d && i < 4; i++ {
+			w *= 16
+		}
+		iv.weight += w
+	}
+	var walk func(b *ir.Block, d int)
+	walk = func(b *ir.Block, d int) {
+		for _, in := range b.Instrs {
+			p := lv.pos[in]
+			if lin.skip(in) {
+				continue
+			}
+			if r := lin.root(in); r != nil {
+				for _, t := range r.terms {
+					use(t.in, p, d)
+				}
+				def(in.Results[0], p)
+				continue
+			}
+			for _, a := range in.Args {
+				use(a, p, d)
+			}
+			switch in.Op {
+			case ir.OpFor:
+				body := in.Blocks[0]
+				// The upper bound is read again at every test.
+				nidx := len(body.Params) - len(in.Results)
+				for _, h := range in.Args[nidx : 2*nidx] {
+					if iv := lv.iv[h]; iv != nil {
+						iv.end = max(iv.end, lv.end[in])
+					}
+				}
+				for _, v := range body.Params {
+					def(v, p)
+					lv.iv[v].end = lv.end[in]
+				}
+				// A result shares its loop parameter's storage.
+				k := len(in.Results)
+				iters := body.Params[len(body.Params)-k:]
+				for i, r := range in.Results {
+					def(r, p)
+					lv.iv[r] = lv.iv[iters[i]]
+				}
+				loops = append(loops, in)
+				walk(body, d+1)
+				loops = loops[:len(loops)-1]
+			case ir.OpIf:
+				for _, r := range in.Results {
+					def(r, p)
+					lv.iv[r].end = lv.end[in]
+				}
+				for _, blk := range in.Blocks {
+					walk(blk, d)
+				}
+			default:
+				for _, r := range in.Results {
+					def(r, p)
+				}
+			}
+			if in.Op == ir.OpYield || in.Op == ir.OpReturn {
+				for _, a := range in.Args {
+					// Read at the end of the construct it leaves.
+					if iv := lv.iv[a]; iv != nil {
+						iv.end = max(iv.end, p+1)
+					}
+				}
+			}
+		}
+	}
+	walk(f.Body, 0)
+	return lv
+}
+
+// slotAlloc assigns storage bytes: zero page first, then absolute RAM.
+type slotAlloc struct {
+	zp    []int // free zero-page addresses available to values
+	busy  [][]interval
+	nzp   int
+	nabs  int // absolute slots used
+	where map[*interval]int
+}
+
+// allocate gives every interval a slot index: 0..len(zp)-1 are zero page
+// addresses, the rest absolute slots. Heavier intervals choose first.
+func allocate(lv *liveness, zp []int) (map[*interval]int, int) {
+	seen := map[*interval]bool{}
+	var ivs []*interval
+	for _, iv := range lv.iv {
+		if !seen[iv] {
+			seen[iv] = true
+			ivs = append(ivs, iv)
+		}
+	}
+	sort.Slice(ivs, func(i, j int) bool {
+		a, b := ivs[i], ivs[j]
+		if a.weight != b.weight {
+			return a.weight > b.weight
+		}
+		return a.start < b.start
+	})
+	var slots [][]*interval
+	free := func(s int, iv *interval) bool {
+		for _, o := range slots[s] {
+			if iv.start <= o.end && o.start <= iv.end {
+				return false
+			}
+		}
+		return true
+	}
+	where := map[*interval]int{}
+	for _, iv := range ivs {
+		chosen := -1
+		for s := range slots {
+			if free(s, iv) {
+				chosen = s
+				break
+			}
+		}
+		if chosen < 0 {
+			slots = append(slots, nil)
+			chosen = len(slots) - 1
+		}
+		slots[chosen] = append(slots[chosen], iv)
+		where[iv] = chosen
+	}
+	return where, len(slots)
+}

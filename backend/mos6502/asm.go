@@ -1,0 +1,103 @@
+package mos6502
+
+import (
+	"fmt"
+	"strings"
+)
+
+// asmBuf collects Turbo Macro Pro source lines. Labels start in column 1,
+// instructions in column 10, and no line is longer than 40 columns.
+type asmBuf struct {
+	lines  []string
+	nlabel int
+}
+
+// label places a label on its own line: a label longer than the
+// instruction column would push the instruction past it.
+func (b *asmBuf) label(name string) {
+	if len(name) > 15 {
+		panic("BUG: label " + name + " longer than 15 characters")
+	}
+	b.lines = append(b.lines, name)
+}
+
+// newLabel returns a fresh local label.
+func (b *asmBuf) newLabel() string {
+	b.nlabel++
+	return fmt.Sprintf("l%d", b.nlabel)
+}
+
+// op emits one instruction or directive.
+func (b *asmBuf) op(format string, args ...any) {
+	s := "         " + fmt.Sprintf(format, args...)
+	if len(s) > 40 {
+		panic("BUG: source line too long: " + s)
+	}
+	b.lines = append(b.lines, s)
+}
+
+// comment emits a comment line, cut to 40 columns.
+func (b *asmBuf) comment(s string) {
+	s = "; " + s
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	b.lines = append(b.lines, s)
+}
+
+// bytes emits data as .byte lines of at most six values.
+func (b *asmBuf) bytes(data []byte) {
+	for i := 0; i < len(data); i += 6 {
+		j := min(i+6, len(data))
+		parts := make([]string, 0, 6)
+		for _, x := range data[i:j] {
+			parts = append(parts, fmt.Sprintf("$%02x", x))
+		}
+		b.op(".byte %s", strings.Join(parts, ","))
+	}
+}
+
+func (b *asmBuf) String() string {
+	return strings.Join(b.lines, "\n") + "\n"
+}
+
+// estimateSize returns the number of bytes the source assembles to,
+// counted from its instructions and .byte lines (the program is one
+// contiguous area from its first *=).
+func estimateSize(src string) int {
+	n := 0
+	for _, line := range strings.Split(src, "\n") {
+		if !strings.HasPrefix(line, "         ") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "*") {
+			continue
+		}
+		if f[0] == ".byte" {
+			n += strings.Count(f[1], ",") + 1
+			continue
+		}
+		if f[0] == ".word" {
+			n += 2 * (strings.Count(f[1], ",") + 1)
+			continue
+		}
+		n += instrSize(f[0], strings.Join(f[1:], ""))
+	}
+	return n
+}
+
+// instrSize is the length of one instruction from its operand's form.
+func instrSize(op, arg string) int {
+	switch {
+	case arg == "" || arg == "a":
+		return 1
+	case op[0] == 'b' && op != "bit":
+		return 2
+	case strings.HasPrefix(arg, "#") || strings.HasPrefix(arg, "($"):
+		return 2
+	case len(arg) >= 3 && arg[0] == '$' && (len(arg) == 3 || arg[3] == ','):
+		return 2
+	}
+	return 3
+}

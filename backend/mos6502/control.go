@@ -1,0 +1,138 @@
+package mos6502
+
+import (
+	"fmt"
+
+	"github.com/lowent/lowentc/ir"
+)
+
+// ifInstr emits `if c {..} else {..}`; each branch copies what it yields
+// into the results' storage.
+func (g *fgen) ifInstr(in *ir.Instr) {
+	c := in.Args[0]
+	if k, ok := g.constOf(c); ok {
+		blk := in.Blocks[1]
+		if k != 0 {
+			blk = in.Blocks[0]
+		}
+		g.block(blk)
+		g.yieldIf(in, blk)
+		return
+	}
+	lt, le, lx := g.a.newLabel(), g.a.newLabel(), g.a.newLabel()
+	g.a.op("lda %s", g.opnd(c))
+	g.a.op("bne %s", lt)
+	g.a.op("jmp %s", le)
+	g.lbl(lt)
+	g.block(in.Blocks[0])
+	g.yieldIf(in, in.Blocks[0])
+	g.a.op("jmp %s", lx)
+	g.lbl(le)
+	g.block(in.Blocks[1])
+	g.yieldIf(in, in.Blocks[1])
+	g.lbl(lx)
+}
+
+func (g *fgen) yieldIf(in *ir.Instr, blk *ir.Block) {
+	t := blk.Term()
+	for i, r := range in.Results {
+		g.loadA(t.Args[i])
+		g.a.op("sta %s", g.mem(r))
+	}
+	g.aHolds = nil
+}
+
+// forInstr emits a counted loop: the test at the top, the body, the
+// loop-carried values copied (as a parallel move) from what the body
+// yields, then the index incremented. Index limbs known to stay zero are
+// neither tested nor incremented.
+func (g *fgen) forInstr(in *ir.Instr) {
+	body := in.Blocks[0]
+	k := len(in.Results)
+	n := len(body.Params) - k
+	lo, hi, inits := in.Args[:n], in.Args[n:2*n], in.Args[2*n:]
+	idx, iters := body.Params[:n], body.Params[n:]
+	live := 0 // index limbs that can be non-zero
+	for i := range idx {
+		if _, known := g.known[idx[i]]; !known {
+			live = i + 1
+		}
+	}
+	for i := 0; i < live; i++ {
+		g.loadA(lo[i])
+		g.a.op("sta %s", g.mem(idx[i]))
+	}
+	for i, v := range inits {
+		g.loadA(v)
+		g.a.op("sta %s", g.mem(iters[i]))
+	}
+	top, bodyL, end := g.a.newLabel(), g.a.newLabel(), g.a.newLabel()
+	g.lbl(top)
+	g.a.op("lda %s", g.mem(idx[0]))
+	g.a.op("cmp %s", g.opnd(hi[0]))
+	for i := 1; i < n; i++ {
+		if i < live {
+			g.a.op("lda %s", g.mem(idx[i]))
+		} else {
+			g.a.op("lda #$00")
+		}
+		g.a.op("sbc %s", g.opnd(hi[i]))
+	}
+	g.a.op("bcc %s", bodyL)
+	g.a.op("jmp %s", end)
+	g.lbl(bodyL)
+	g.block(body)
+	t := body.Term()
+	g.parallelCopy(iters, t.Args)
+	for i := 0; i < live; i++ {
+		g.a.op("inc %s", g.mem(idx[i]))
+		if i+1 < live {
+			l := g.a.newLabel()
+			g.a.op("beq %s", l)
+			g.a.op("jmp %s", top)
+			g.a.label(l)
+		}
+	}
+	g.a.op("jmp %s", top)
+	g.lbl(end)
+}
+
+// parallelCopy copies srcs into the storage of dsts as if all were read
+// before any is written: sources that are also destinations go through a
+// temporary area first.
+func (g *fgen) parallelCopy(dsts, srcs []*ir.Value) {
+	isDst := map[string]bool{}
+	for i, d := range dsts {
+		if g.opnd(srcs[i]) != g.mem(d) {
+			isDst[g.mem(d)] = true
+		}
+	}
+	tmp := map[*ir.Value]string{}
+	nt := 0
+	for i, s := range srcs {
+		if g.opnd(s) == g.mem(dsts[i]) {
+			continue
+		}
+		if _, done := tmp[s]; !done && isDst[g.opnd(s)] {
+			t := fmt.Sprintf("yt+%d", nt)
+			nt++
+			g.loadA(s)
+			g.a.op("sta %s", t)
+			tmp[s] = t
+		}
+	}
+	g.g.ytmp = max(g.g.ytmp, nt)
+	for i, s := range srcs {
+		if g.opnd(s) == g.mem(dsts[i]) {
+			continue
+		}
+		if t, ok := tmp[s]; ok {
+			g.a.op("lda %s", t)
+			g.aHolds = nil
+		} else {
+			g.loadA(s)
+		}
+		g.a.op("sta %s", g.mem(dsts[i]))
+	}
+	g.aHolds = nil
+}

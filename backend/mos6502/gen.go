@@ -1,0 +1,133 @@
+package mos6502
+
+import (
+	"fmt"
+
+	"github.com/lowent/lowentc/ir"
+)
+
+// Zero-page scratch used by the instruction templates; $00/$01 are the
+// 6510's I/O port and are never touched.
+const (
+	zpT     = 0x02 // one scratch byte (funnel shifts)
+	zpTP    = 0x03 // a pointer (computed addresses)
+	zpFirst = 0x05 // first byte for parameters and values
+	zpLast  = 0xff
+)
+
+// paramABI is where the caller puts one parameter of an export.
+type paramABI struct {
+	Name  string
+	Ptr   int   // array: zero-page address of its 2-byte pointer
+	Len   int   // slice: zero-page address of its 2-byte length; 0 otherwise
+	Limbs []int // scalar: zero-page address of each byte, least significant first
+}
+
+// funcABI describes one export: its entry label and where its parameters and
+// results live.
+type funcABI struct {
+	Name    string
+	Label   string
+	Params  []paramABI // in ir.Function.Params order
+	Results []int      // zero-page address of each result byte
+	Checks  []*ir.CheckInfo
+	ZPTop   int // highest zero-page address used
+}
+
+// fgen generates one function.
+type fgen struct {
+	g     *modgen
+	f     *ir.Function
+	a     *asmBuf
+	lv    *liveness
+	loc   map[*ir.Value]string // storage operand of each value
+	known map[*ir.Value]byte   // values known to be constant
+	abi   *funcABI
+	arrs  map[*ir.Array]arrInfo
+	lin   *linearPlan
+
+	aHolds    *ir.Value // the value the accumulator holds (also in its slot unless forwarded)
+	cHolds    *ir.Value // the bool the carry flag holds
+	cInv      bool      // the carry holds the negation of cHolds (subb borrows)
+	inA       map[*ir.Value]bool
+	lastClmul []*ir.Value // operands of the product in the clmul helper's output
+	nabs      int
+	absLbl    string
+}
+
+// arrInfo says how an array is addressed: by a label (globals, locals) or
+// through a zero-page pointer (parameters).
+type arrInfo struct {
+	label string
+	ptr   int
+}
+
+func (g *fgen) bug(format string, args ...any) {
+	panic(fmt.Sprintf("BUG: mos6502: %s: %s", g.f.Name, fmt.Sprintf(format, args...)))
+}
+
+// constOf reports whether v is a known constant byte.
+func (g *fgen) constOf(v *ir.Value) (byte, bool) {
+	if v.Def != nil && v.Def.Op == ir.OpConst {
+		return byte(v.Def.Aux), true
+	}
+	c, ok := g.known[v]
+	return c, ok
+}
+
+// opnd is the operand text that reads v: an immediate or its storage.
+func (g *fgen) opnd(v *ir.Value) string {
+	if c, ok := g.constOf(v); ok {
+		return fmt.Sprintf("#$%02x", c)
+	}
+	s, ok := g.loc[v]
+	if !ok {
+		g.bug("value %d has no storage", v.ID)
+	}
+	return s
+}
+
+// mem is v's storage operand (never an immediate).
+func (g *fgen) mem(v *ir.Value) string {
+	s, ok := g.loc[v]
+	if !ok {
+		g.bug("value %d has no storage", v.ID)
+	}
+	return s
+}
+
+func (g *fgen) forget() { g.aHolds, g.cHolds, g.lastClmul = nil, nil, nil }
+
+// loadA puts v in the accumulator unless it is there already.
+func (g *fgen) loadA(v *ir.Value) {
+	if g.aHolds == v && v != nil {
+		return
+	}
+	if g.inA[v] {
+		g.bug("forwarded value %d lost from A", v.ID)
+	}
+	g.a.op("lda %s", g.opnd(v))
+	g.aHolds = v
+}
+
+// setA records that A now holds v and stores it unless it is forwarded.
+func (g *fgen) setA(v *ir.Value) {
+	g.aHolds = v
+	if !g.inA[v] {
+		if _, ok := g.loc[v]; ok {
+			g.a.op("sta %s", g.mem(v))
+		}
+	}
+}
+
+// clobberA records that A holds something no value names.
+func (g *fgen) clobberA() { g.aHolds = nil }
+
+// lbl places a branch target: nothing is known about the registers there.
+func (g *fgen) lbl(name string) {
+	g.a.label(name)
+	g.forget()
+}
+
+// lblKeep places a label reached only by branches that keep A and C.
+func (g *fgen) lblKeep(name string) { g.a.label(name) }

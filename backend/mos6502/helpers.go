@@ -1,0 +1,129 @@
+package mos6502
+
+import "fmt"
+
+// helpers emits the run-time routines the code calls: the trap exit, and
+// when used the carry-less multiply, the AES rounds and the byte multiply.
+func helpers(out *asmBuf, mg *modgen) {
+	out.comment("trap: a failed check, id in X;")
+	out.comment("unwind to the export's caller")
+	out.label("trap")
+	out.op("stx trapid")
+	out.op("ldx savesp")
+	out.op("txs")
+	out.op("rts")
+	if mg.need["clmul"] {
+		clmulHelper(out)
+	}
+	if mg.need["aes"] {
+		aesHelper(out, mg)
+	}
+	if mg.need["mulw"] {
+		mulwHelper(out)
+	}
+}
+
+// clmulHelper: hp (16 bytes) = ha * hb carry-less, by shift and XOR from
+// hb's top bit down; hb is consumed.
+func clmulHelper(out *asmBuf) {
+	out.comment("clmul: hp = ha x hb, carry-less")
+	out.label("clmul")
+	out.op("lda #$00")
+	out.op("ldx #$0f")
+	out.label("clm1")
+	out.op("sta hp,x")
+	out.op("dex")
+	out.op("bpl clm1")
+	out.op("ldy #$40")
+	out.label("clm2")
+	out.op("asl hp")
+	for i := 1; i < 16; i++ {
+		out.op("rol hp+%d", i)
+	}
+	out.op("asl hb")
+	for i := 1; i < 8; i++ {
+		out.op("rol hb+%d", i)
+	}
+	out.op("bcc clm3")
+	for i := 0; i < 8; i++ {
+		out.op("lda hp+%d", i)
+		out.op("eor ha+%d", i)
+		out.op("sta hp+%d", i)
+	}
+	out.label("clm3")
+	out.op("dey")
+	out.op("beq clm4")
+	out.op("jmp clm2")
+	out.label("clm4")
+	out.op("rts")
+}
+
+// aesHelper: one AES round on as (state) with round key ak, in place.
+// Byte i of the state is row i%4, column i/4 (lang.AESEnc's layout).
+func aesHelper(out *asmBuf, mg *modgen) {
+	sbox := mg.tableLabel(mg.tabIdx[string(aesSbox())])
+	xt := mg.tableLabel(mg.tabIdx[string(xtimeTable())])
+	subShift := func() {
+		// at[r+4c] = sbox[as[r+4((c+r)%4)]]
+		for c := 0; c < 4; c++ {
+			for r := 0; r < 4; r++ {
+				out.op("ldx as+%d", r+4*((c+r)%4))
+				out.op("lda %s,x", sbox)
+				out.op("sta at+%d", r+4*c)
+			}
+		}
+	}
+	out.comment("aeslast: as = shiftrows(sub(as))^ak")
+	out.label("aeslast")
+	subShift()
+	for i := 0; i < 16; i++ {
+		out.op("lda at+%d", i)
+		out.op("eor ak+%d", i)
+		out.op("sta as+%d", i)
+	}
+	out.op("rts")
+	out.comment("aesenc: as = mix(shift(sub(as)))^ak")
+	out.label("aesenc")
+	subShift()
+	for c := 0; c < 4; c++ {
+		b := func(r int) string { return fmt.Sprintf("at+%d", 4*c+(r%4)) }
+		// T (zp) = a0^a1^a2^a3
+		out.op("lda %s", b(0))
+		out.op("eor %s", b(1))
+		out.op("eor %s", b(2))
+		out.op("eor %s", b(3))
+		out.op("sta $%02x", zpT)
+		for r := 0; r < 4; r++ {
+			// out_r = a_r ^ T ^ xtime(a_r ^ a_r+1) ^ k
+			out.op("lda %s", b(r))
+			out.op("eor %s", b(r+1))
+			out.op("tax")
+			out.op("lda %s,x", xt)
+			out.op("eor $%02x", zpT)
+			out.op("eor %s", b(r))
+			out.op("eor ak+%d", 4*c+r)
+			out.op("sta as+%d", 4*c+r)
+		}
+	}
+	out.op("rts")
+}
+
+// mulwHelper: hmb:hma = hma * hmb (8x8 -> 16 bits, shift and add).
+func mulwHelper(out *asmBuf) {
+	out.comment("mulw: hmb:hma = hma * hmb")
+	out.label("mulw")
+	out.op("lda #$00")
+	out.op("ldx #$08")
+	out.op("lsr hma")
+	out.label("mw1")
+	out.op("bcc mw2")
+	out.op("clc")
+	out.op("adc hmb")
+	out.label("mw2")
+	out.op("ror a")
+	out.op("ror hma")
+	out.op("dex")
+	out.op("bne mw1")
+	out.op("sta hmb")
+	out.op("rts")
+}

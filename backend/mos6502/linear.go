@@ -1,0 +1,53 @@
+package mos6502
+
+import "github.com/lowent/lowentc/ir"
+
+// linRoot is a byte computed as the XOR of table lookups on single input
+// bytes (and plain input bytes): a GF(2)-linear function of its inputs.
+type linRoot struct {
+	terms []linTerm
+}
+
+// linTerm is one input byte and the table (or -1: the identity) it goes through.
+type linTerm struct {
+	in    *ir.Value
+	table int
+}
+
+// linearPlan is the result of the linear-map analysis of one function.
+type linearPlan struct {
+	roots map[*ir.Instr]*linRoot
+	skips map[*ir.Instr]bool
+}
+
+func (p *linearPlan) root(in *ir.Instr) *linRoot {
+	if p == nil {
+		return nil
+	}
+	return p.roots[in]
+}
+
+func (p *linearPlan) skip(in *ir.Instr) bool { return p != nil && p.skips[in] }
+
+// linearRoot emits a root: the first term into A, the others XORed in.
+func (g *fgen) linearRoot(in *ir.Instr, r *linRoot) {
+	first := true
+	for _, t := range r.terms {
+		op := "eor"
+		if first {
+			op = "lda"
+		}
+		if t.table < 0 {
+			g.a.op("%s %s", op, g.opnd(t.in))
+		} else {
+			g.a.op("ldx %s", g.opnd(t.in))
+			g.a.op("%s %s,x", op, g.g.tableLabel(t.table))
+		}
+		first = false
+	}
+	if first {
+		g.a.op("lda #$00")
+	}
+	g.clobberA()
+	g.setA(in.Results[0])
+}

@@ -1,0 +1,163 @@
+package mos6502
+
+import (
+	"fmt"
+
+	"github.com/lowent/lowentc/ir"
+)
+
+// addrNeedsA reports whether addressing arr[idx] needs A and the carry (a
+// computed 16-bit address) rather than just an index register.
+func (g *fgen) addrNeedsA(arr *ir.Array, idx []*ir.Value) bool {
+	_, _, ok := g.simpleAddr(arr, idx)
+	return !ok
+}
+
+// simpleAddr returns the index-register setup and operand for arr[idx]
+// when no address arithmetic is needed.
+func (g *fgen) simpleAddr(arr *ir.Array, idx []*ir.Value) (setup, operand string, ok bool) {
+	info := g.arrs[arr]
+	for _, v := range idx[min(2, len(idx)):] {
+		if c, k := g.constOf(v); !k || c != 0 {
+			return "", "", false
+		}
+	}
+	c0, k0 := g.constOf(idx[0])
+	c1, k1 := byte(0), true
+	if len(idx) > 1 {
+		c1, k1 = g.constOf(idx[1])
+	}
+	if !k1 {
+		return "", "", false
+	}
+	if info.label != "" {
+		base := info.label
+		if k0 {
+			return "", plus(base, int(c0)+256*int(c1)), true
+		}
+		return "ldx " + g.opnd(idx[0]), plus(base, 256*int(c1)) + ",x", true
+	}
+	if c1 != 0 {
+		return "", "", false
+	}
+	return "ldy " + g.opnd(idx[0]), fmt.Sprintf("($%02x),y", info.ptr), true
+}
+
+func plus(label string, off int) string {
+	if off == 0 {
+		return label
+	}
+	return fmt.Sprintf("%s+%d", label, off)
+}
+
+// address emits what addressing arr[idx] needs and returns the operand.
+func (g *fgen) address(arr *ir.Array, idx []*ir.Value) string {
+	if setup, operand, ok := g.simpleAddr(arr, idx); ok {
+		if setup != "" {
+			g.a.op("%s", setup)
+		}
+		return operand
+	}
+	info := g.arrs[arr]
+	lo, hi := fmt.Sprintf("$%02x", info.ptr), fmt.Sprintf("$%02x", info.ptr+1)
+	if info.label != "" {
+		lo, hi = "#<"+info.label, "#>"+info.label
+	}
+	g.a.op("clc")
+	g.a.op("lda %s", lo)
+	g.a.op("adc %s", g.opnd(idx[0]))
+	g.a.op("sta $%02x", zpTP)
+	g.a.op("lda %s", hi)
+	if len(idx) > 1 {
+		g.a.op("adc %s", g.opnd(idx[1]))
+	} else {
+		g.a.op("adc #$00")
+	}
+	g.a.op("sta $%02x", zpTP+1)
+	g.a.op("ldy #$00")
+	g.clobberA()
+	g.cHolds = nil
+	return fmt.Sprintf("($%02x),y", zpTP)
+}
+
+func (g *fgen) load(in *ir.Instr) {
+	operand := g.address(in.Arr, in.Args)
+	g.a.op("lda %s", operand)
+	g.clobberA()
+	g.setA(in.Results[0])
+}
+
+func (g *fgen) store(in *ir.Instr) {
+	n := len(in.Args) - 1
+	v := in.Args[n]
+	if g.inA[v] {
+		// Forwarded: the address needs no A (consumesFromA checked it).
+		operand := g.address(in.Arr, in.Args[:n])
+		g.a.op("sta %s", operand)
+		return
+	}
+	operand := g.address(in.Arr, in.Args[:n])
+	g.loadA(v)
+	g.a.op("sta %s", operand)
+}
+
+// clmul copies the operands to the helper's area, calls it, and reads the
+// half asked for. The pair clmul_lo/clmul_hi of the same operands shares
+// one call.
+func (g *fgen) clmul(in *ir.Instr) {
+	g.g.need["clmul"] = true
+	a, b := in.Args[:8], in.Args[8:16]
+	same := g.lastClmul != nil
+	for i := range a {
+		if same && (g.lastClmul[i] != a[i] || g.lastClmul[8+i] != b[i]) {
+			same = false
+		}
+	}
+	if !same {
+		for i, v := range a {
+			g.loadA(v)
+			g.a.op("sta ha+%d", i)
+		}
+		for i, v := range b {
+			g.loadA(v)
+			g.a.op("sta hb+%d", i)
+		}
+		g.a.op("jsr clmul")
+		g.forget()
+		g.lastClmul = append([]*ir.Value(nil), in.Args...)
+	}
+	off := 0
+	if in.Op == ir.OpClmulHi {
+		off = 8
+	}
+	for i, r := range in.Results {
+		g.a.op("lda hp+%d", off+i)
+		g.clobberA()
+		g.setA(r)
+	}
+}
+
+// aes runs one AES round in the helper on copies of the state and key.
+func (g *fgen) aes(in *ir.Instr) {
+	g.g.need["aes"] = true
+	for i, v := range in.Args[:16] {
+		g.loadA(v)
+		g.a.op("sta as+%d", i)
+	}
+	for i, v := range in.Args[16:32] {
+		g.loadA(v)
+		g.a.op("sta ak+%d", i)
+	}
+	if in.Op == ir.OpAESEnc {
+		g.a.op("jsr aesenc")
+	} else {
+		g.a.op("jsr aeslast")
+	}
+	g.forget()
+	g.lastClmul = nil
+	for i, r := range in.Results {
+		g.a.op("lda as+%d", i)
+		g.clobberA()
+		g.setA(r)
+	}
+}

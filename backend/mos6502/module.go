@@ -1,0 +1,305 @@
+package mos6502
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
+)
+
+// layout says where the emitted program goes.
+type layout struct {
+	org    int  // first address of the tables (page aligned)
+	linear bool // synthesize linear maps into tables
+}
+
+// modgen generates one module.
+type modgen struct {
+	m       *ir.Module
+	lay     layout
+	code    asmBuf
+	need    map[string]bool
+	tables  [][]byte
+	tabIdx  map[string]int
+	globals map[*ir.Array]string
+	funcs   []*funcABI
+	nabs    int // absolute value slots (label vb)
+	ytmp    int // parallel-copy temporaries (label yt)
+	locals  []localArr
+}
+
+type localArr struct {
+	label string
+	n     int
+}
+
+// tableLabel is the label of linear-map table i.
+func (mg *modgen) tableLabel(i int) string { return fmt.Sprintf("t%d", i) }
+
+// addTable returns the index of a 256-byte table, shared with an equal one.
+func (mg *modgen) addTable(t []byte) int {
+	k := string(t)
+	if i, ok := mg.tabIdx[k]; ok {
+		return i
+	}
+	mg.tables = append(mg.tables, t)
+	mg.tabIdx[k] = len(mg.tables) - 1
+	return len(mg.tables) - 1
+}
+
+// generate emits the TMP source of m's exports named in only (all when
+// only is nil) and their ABIs.
+func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcABI, error) {
+	mg := &modgen{m: m, lay: lay, need: map[string]bool{}, tabIdx: map[string]int{}, globals: map[*ir.Array]string{}}
+	for i, gl := range m.Globals {
+		mg.globals[gl] = fmt.Sprintf("g%d", i)
+	}
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("mos6502: %v", r)
+			}
+		}()
+		labels := map[string]bool{}
+		for _, f := range m.Funcs {
+			if !f.Export || (only != nil && !only[f.Name]) {
+				continue
+			}
+			mg.funcs = append(mg.funcs, mg.genFunc(f, labels))
+		}
+	}()
+	if err != nil {
+		return "", nil, err
+	}
+	return mg.assemble(), mg.funcs, nil
+}
+
+// entryLabel is an export's label: its name cut to 15 characters, unique.
+func entryLabel(name string, taken map[string]bool) string {
+	l := strings.ToLower(name)
+	if len(l) > 15 {
+		l = l[:15]
+	}
+	for i := 2; taken[l]; i++ {
+		s := fmt.Sprint(i)
+		l = l[:min(len(l), 15-len(s))] + s
+	}
+	taken[l] = true
+	return l
+}
+
+// genFunc generates one export.
+func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) *funcABI {
+	f.Renumber()
+	g := &fgen{g: mg, f: f, a: &mg.code, loc: map[*ir.Value]string{}, known: map[*ir.Value]byte{},
+		arrs: map[*ir.Array]arrInfo{}, inA: map[*ir.Value]bool{}}
+	abi := &funcABI{Name: f.Name, Label: entryLabel(f.Name, labels)}
+	g.abi = abi
+	zp := zpFirst
+	for _, p := range f.Params {
+		pa := paramABI{Name: p.Name}
+		if p.Val != nil {
+			pa.Limbs = []int{zp}
+			g.loc[p.Val] = fmt.Sprintf("$%02x", zp)
+			zp++
+		} else {
+			pa.Ptr = zp
+			g.arrs[p.Arr] = arrInfo{ptr: zp}
+			zp += 2
+			if p.Arr.IsSlice() {
+				pa.Len = zp
+				zp += 2
+			}
+		}
+		abi.Params = append(abi.Params, pa)
+	}
+	for range f.Results {
+		abi.Results = append(abi.Results, zp)
+		zp++
+	}
+	for gl, l := range mg.globals {
+		g.arrs[gl] = arrInfo{label: l}
+	}
+	for i, a := range f.Locals {
+		l := fmt.Sprintf("b%d_%d", len(mg.funcs), i)
+		g.arrs[a] = arrInfo{label: l}
+		mg.locals = append(mg.locals, localArr{l, a.Len})
+	}
+	g.prepare(f.Body)
+	if mg.lay.linear {
+		// The plan needs use counts; liveness is then recomputed with the
+		// roots reading their leaves and the absorbed values gone.
+		g.lv = computeLiveness(f, nil)
+		g.lin = planLinear(g)
+	}
+	g.lv = computeLiveness(f, g.lin)
+	// Values needing no storage: constants, lengths, known index limbs,
+	// and bytes consumed through tables only.
+	for v := range g.lv.iv {
+		if _, ok := g.constOf(v); ok {
+			delete(g.lv.iv, v)
+		} else if _, ok := g.loc[v]; ok {
+			delete(g.lv.iv, v)
+		}
+	}
+	where, nslots := allocate(g.lv, nil)
+	nzp := zpLast - zp + 1
+	for v, iv := range g.lv.iv {
+		s := where[iv]
+		if s < nzp {
+			g.loc[v] = fmt.Sprintf("$%02x", zp+s)
+		} else {
+			g.loc[v] = fmt.Sprintf("vb+%d", s-nzp)
+		}
+	}
+	abi.ZPTop = min(zpLast, zp+nslots-1)
+	mg.nabs = max(mg.nabs, nslots-nzp)
+	g.a.comment(fmt.Sprintf("export %s", f.Name))
+	g.a.label(abi.Label)
+	g.a.op("cld")
+	g.a.op("tsx")
+	g.a.op("stx savesp")
+	g.forget()
+	g.block(f.Body)
+	return abi
+}
+
+// prepare records what storage-free values are known: slice lengths (in
+// the parameter area, high limbs zero) and loop index limbs that stay zero.
+func (g *fgen) prepare(b *ir.Block) {
+	for _, in := range b.Instrs {
+		switch in.Op {
+		case ir.OpLen:
+			info := g.arrs[in.Arr]
+			for i, r := range in.Results {
+				switch {
+				case in.Arr.IsSlice() && i < 2:
+					g.loc[r] = fmt.Sprintf("$%02x", g.paramLen(in.Arr)+i)
+				case in.Arr.IsSlice():
+					g.known[r] = 0
+				default:
+					n := in.Arr.Len / in.Arr.Per
+					g.known[r] = byte(n >> (8 * i))
+				}
+			}
+			_ = info
+		case ir.OpFor:
+			body := in.Blocks[0]
+			n := len(body.Params) - len(in.Results)
+			lo, hi := in.Args[:n], in.Args[n:2*n]
+			for i := n - 1; i >= 1; i-- {
+				l, lok := g.constOf(lo[i])
+				h, hok := g.constOf(hi[i])
+				if !lok || !hok || l != 0 || h != 0 {
+					break
+				}
+				g.known[body.Params[i]] = 0
+			}
+		}
+		for _, blk := range in.Blocks {
+			g.prepare(blk)
+		}
+	}
+}
+
+func (g *fgen) paramLen(a *ir.Array) int {
+	for i, p := range g.f.Params {
+		if p.Arr == a {
+			return g.abi.Params[i].Len
+		}
+	}
+	g.bug("slice %s is not a parameter", a.Name)
+	return 0
+}
+
+// assemble puts the pieces together: tables (page aligned), constant
+// globals, code, helpers, then the variable areas.
+func (mg *modgen) assemble() string {
+	var out asmBuf
+	out.comment(fmt.Sprintf("lowentc: module %s", mg.m.Name))
+	out.comment("Turbo Macro Pro source, 6502")
+	for _, f := range mg.funcs {
+		out.comment(fmt.Sprintf("%s: jsr %s", f.Name, f.Label))
+		for _, p := range f.Params {
+			switch {
+			case p.Limbs != nil:
+				out.comment(fmt.Sprintf(" %s at $%02x", p.Name, p.Limbs[0]))
+			case p.Len != 0:
+				out.comment(fmt.Sprintf(" %s ptr $%02x len $%02x", p.Name, p.Ptr, p.Len))
+			default:
+				out.comment(fmt.Sprintf(" %s ptr $%02x", p.Name, p.Ptr))
+			}
+		}
+		if len(f.Results) > 0 {
+			out.comment(fmt.Sprintf(" results at $%02x", f.Results[0]))
+		}
+		out.comment(fmt.Sprintf(" zero page $02-$%02x", f.ZPTop))
+	}
+	out.op("*= $%04x", mg.lay.org)
+	if mg.need["aes"] {
+		mg.addTable(aesSbox())
+		mg.addTable(xtimeTable())
+	}
+	for i, t := range mg.tables {
+		out.label(mg.tableLabel(i))
+		out.bytes(t)
+	}
+	for i, gl := range mg.m.Globals {
+		out.comment(gl.Name)
+		out.label(mg.globals[gl])
+		data := make([]byte, len(gl.Data))
+		for j, x := range gl.Data {
+			data[j] = byte(x)
+		}
+		out.bytes(data)
+		_ = i
+	}
+	out.lines = append(out.lines, mg.code.lines...)
+	helpers(&out, mg)
+	// Variables: every area starts zeroed.
+	area := func(label string, n int) {
+		out.label(label)
+		out.bytes(make([]byte, max(n, 1)))
+	}
+	area("savesp", 1)
+	area("trapid", 1)
+	area("vb", mg.nabs)
+	area("yt", mg.ytmp)
+	if mg.need["clmul"] {
+		area("ha", 8)
+		area("hb", 8)
+		area("hp", 16)
+	}
+	if mg.need["aes"] {
+		area("as", 16)
+		area("ak", 16)
+		area("at", 16)
+	}
+	if mg.need["mulw"] {
+		area("hma", 1)
+		area("hmb", 1)
+	}
+	sort.SliceStable(mg.locals, func(i, j int) bool { return false })
+	for _, l := range mg.locals {
+		area(l.label, l.n)
+	}
+	out.label("progend")
+	return out.String()
+}
+
+func aesSbox() []byte { return lang.AESSbox[:] }
+
+func xtimeTable() []byte {
+	xt := make([]byte, 256)
+	for i := range xt {
+		x := i << 1
+		if i&0x80 != 0 {
+			x ^= 0x11b
+		}
+		xt[i] = byte(x)
+	}
+	return xt
+}

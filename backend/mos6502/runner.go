@@ -1,0 +1,192 @@
+package mos6502
+
+import (
+	"fmt"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
+)
+
+// PALHz is the C64 PAL CPU clock: cycles convert to seconds at this rate.
+const PALHz = 985248
+
+// program is a compiled, assembled module ready to run.
+type program struct {
+	mod  *ir.Module
+	img  *image
+	abis map[string]*funcABI
+	src  string
+}
+
+// Runner runs exports of one program in the cycle-counting emulator.
+type Runner struct {
+	prog *program
+	// Last is the emulator of the last call (tests inspect it).
+	last *machine
+}
+
+// Run calls fn with args and reports `cycles=N`.
+func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+	res, cycles, err := r.prog.call(fn.Name, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, backend.Stats{{Key: "cycles", Value: fmt.Sprint(cycles)}}, nil
+}
+
+// Measure returns the cycles of one call (the emulator is deterministic).
+func (r *Runner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
+	cp := make([]lang.Value, len(args))
+	for i, a := range args {
+		cp[i] = a
+		cp[i].Elems = append([]uint64(nil), a.Elems...)
+	}
+	_, cycles, err := r.prog.call(fn.Name, cp)
+	if err != nil {
+		return backend.Cost{}, err
+	}
+	return backend.Cost{Value: float64(cycles), Unit: "cycles", Seconds: float64(cycles) / PALHz}, nil
+}
+
+// Close releases nothing: the runner holds no files or processes.
+func (r *Runner) Close() error { return nil }
+
+// placed is one argument laid out in the emulator's memory.
+type placed struct {
+	addr, n, per int
+	sp           ir.SigParam
+}
+
+// call runs export name on fresh memory, marshalling args per its ABI.
+func (p *program) call(name string, args []lang.Value) ([]lang.Value, uint64, error) {
+	m, abi, bufs, err := p.setup(name, args)
+	if err != nil {
+		return nil, 0, err
+	}
+	cycles, err := m.call(p.img.labels[abi.Label], nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	res, err := p.collect(m, name, abi, args, bufs)
+	return res, cycles, err
+}
+
+// setup loads the program and the arguments into a fresh machine.
+func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []placed, error) {
+	f := p.mod.Func(name)
+	abi := p.abis[name]
+	if f == nil || abi == nil {
+		return nil, nil, nil, fmt.Errorf("mos6502: no export %s", name)
+	}
+	if len(args) != len(f.Sig.Params) {
+		return nil, nil, nil, fmt.Errorf("%s takes %d arguments, got %d", name, len(f.Sig.Params), len(args))
+	}
+	m := newMachine()
+	if err := m.load(p.img.org, p.img.data); err != nil {
+		return nil, nil, nil, err
+	}
+	next := (p.img.labels["progend"] + 0xff) &^ 0xff
+	var bufs []placed
+	pi := 0
+	put := func(sp ir.SigParam, elems []uint64, n int) error {
+		prm := f.Params[pi]
+		per := prm.Arr.Per
+		data := make([]byte, n*per)
+		for i, e := range elems {
+			for j := 0; j < per; j++ {
+				data[i*per+j] = byte(e >> (8 * j))
+			}
+		}
+		if next+len(data) > 0xff00 {
+			return fmt.Errorf("mos6502: arguments do not fit in memory (%d bytes at $%04x)", len(data), next)
+		}
+		if err := m.load(next, data); err != nil {
+			return err
+		}
+		a := abi.Params[pi]
+		m.mem.StoreByte(uint16(a.Ptr), byte(next))
+		m.mem.StoreByte(uint16(a.Ptr+1), byte(next>>8))
+		if a.Len != 0 {
+			m.mem.StoreByte(uint16(a.Len), byte(n))
+			m.mem.StoreByte(uint16(a.Len+1), byte(n>>8))
+		}
+		bufs = append(bufs, placed{addr: next, n: n, per: per, sp: sp})
+		next += len(data)
+		pi++
+		return nil
+	}
+	for i, sp := range f.Sig.Params {
+		a := args[i]
+		if !sp.Array {
+			n := p.mod.Limbs(sp.Type)
+			for j := 0; j < n; j++ {
+				m.mem.StoreByte(uint16(abi.Params[pi].Limbs[0]), byte(a.Word>>(8*j)))
+				pi++
+			}
+			continue
+		}
+		if !sp.Slice && len(a.Elems) != sp.Len {
+			return nil, nil, nil, fmt.Errorf("argument %s: want %d elements, got %d", sp.Name, sp.Len, len(a.Elems))
+		}
+		if err := put(sp, a.Elems, len(a.Elems)); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	for _, r := range f.Sig.Results {
+		if r.Array {
+			if err := put(r, nil, r.Len); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+	}
+	m.mem.StoreByte(uint16(p.img.labels["trapid"]), 0)
+	return m, abi, bufs, nil
+}
+
+// collect reads back mut arguments and results after a call.
+func (p *program) collect(m *machine, name string, abi *funcABI, args []lang.Value, bufs []placed) ([]lang.Value, error) {
+	f := p.mod.Func(name)
+	if id := int(m.mem.LoadByte(uint16(p.img.labels["trapid"]))); id != 0 {
+		if id <= len(abi.Checks) && abi.Checks[id-1] != nil {
+			c := abi.Checks[id-1]
+			return nil, &ir.Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
+		}
+		return nil, fmt.Errorf("trap (check %d)", id)
+	}
+	read := func(b placed) []uint64 {
+		out := make([]uint64, b.n)
+		for i := range out {
+			for j := 0; j < b.per; j++ {
+				out[i] |= uint64(m.mem.LoadByte(uint16(b.addr+i*b.per+j))) << (8 * j)
+			}
+		}
+		return out
+	}
+	bi := 0
+	for i, sp := range f.Sig.Params {
+		if !sp.Array {
+			continue
+		}
+		if sp.Mut {
+			copy(args[i].Elems, read(bufs[bi]))
+		}
+		bi++
+	}
+	results := make([]lang.Value, len(f.Sig.Results))
+	k := 0
+	for i, r := range f.Sig.Results {
+		if r.Array {
+			results[i] = lang.Value{Elems: read(bufs[bi]), IsArray: true}
+			bi++
+			continue
+		}
+		var w uint64
+		for j := 0; j < p.mod.Limbs(r.Type); j++ {
+			w |= uint64(m.mem.LoadByte(uint16(abi.Results[k]))) << (8 * j)
+			k++
+		}
+		results[i] = lang.Value{Word: w}
+	}
+	return results, nil
+}

@@ -1,0 +1,168 @@
+package mos6502
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/stdlib/golden"
+)
+
+// The second witness: cc65's sim65 runs the same program and arguments.
+// A stub at $0200 sets the zero-page parameters, calls the export, writes
+// the output buffer to stdout through sim65's write hook and exits.
+
+const simStub = 0x0200
+
+// sim65Binary builds a sim65 image of the machine state m (program and
+// arguments, loaded from $0200 up to top) whose stub calls entry, then
+// writes n bytes from out to stdout.
+func sim65Binary(m *machine, zp []byte, entry, out, n, top int) []byte {
+	var code []byte
+	// sim65's RAM starts as $FF: set every parameter byte.
+	for a := zpFirst; a < len(zp); a++ {
+		code = append(code, 0xa9, zp[a], 0x85, byte(a)) // lda #v / sta a
+	}
+	code = append(code, 0x20, byte(entry), byte(entry>>8)) // jsr entry
+	// exit(XOR of the n output bytes): sim65's write hook returned to a
+	// wrong address in our hands, so the output is checked as a checksum
+	// in the exit code, n <= 255.
+	code = append(code, 0xa2, 0x00, 0xa9, 0x00, // ldx #0 / lda #0
+		0x5d, byte(out), byte(out>>8), 0xe8, 0xe0, byte(n), 0xd0, 0xf8, // eor out,x / inx / cpx #n / bne
+		0x20, 0xf9, 0xff) // jsr exit
+	img := make([]byte, top-simStub)
+	for a := simStub; a < top; a++ {
+		img[a-simStub] = m.mem.LoadByte(uint16(a))
+	}
+	copy(img, code)
+	hdr := []byte{0x73, 0x69, 0x6d, 0x36, 0x35, 0x02, 0x00, 0xfe, byte(simStub & 0xff), byte(simStub >> 8), byte(simStub & 0xff), byte(simStub >> 8)}
+	return append(hdr, img...)
+}
+
+var cyclesRe = regexp.MustCompile(`(\d+) cycles`)
+
+func runSim65(t *testing.T, bin []byte) (byte, uint64) {
+	t.Helper()
+	if _, err := exec.LookPath("sim65"); err != nil {
+		t.Fatalf("sim65 not found (apt-get install cc65): %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "x.bin")
+	if err := os.WriteFile(path, bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command("sim65", "-c", path)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	code := byte(0)
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("sim65: %v\n%s", err, stderr.String())
+		}
+		code = byte(ee.ExitCode())
+	}
+	s := stdout.String() + stderr.String()
+	mm := cyclesRe.FindAllStringSubmatch(s, -1)
+	if mm == nil {
+		t.Fatalf("sim65 printed no cycle count: %q", s)
+	}
+	c, _ := strconv.ParseUint(mm[len(mm)-1][1], 10, 64)
+	return code, c
+}
+
+// TestSim65Agrees runs sha256 (several lengths), ghash and AES in both
+// emulators: the same output bytes, and cycle counts equal once sim65
+// 2.19's misjudged branches at $xxFE are accounted for.
+func TestSim65Agrees(t *testing.T) {
+	cases := []golden.Case{
+		golden.SHA256Case("sha256/hello", []byte("Hello C64")),
+		golden.SHA256Case("sha256/119", bytes.Repeat([]byte{'x'}, 119)),
+		golden.SHA256Case("sha256/300", bytes.Repeat([]byte{7}, 300)),
+		golden.GHASHCase("ghash/2", bytes.Repeat([]byte{3}, 16), bytes.Repeat([]byte{5}, 32)),
+		golden.AESBlockCase("aes/1", bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 16)),
+	}
+	var ps golden.Programs
+	for _, c := range cases {
+		p, err := ps.Get(c.Module)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := build(p, backend.Options{}, layout{org: runOrg, linear: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := c.Args()
+		fn := p.Export(c.Export)
+		m, abi, bufs, err := prog.setup(fn.Name, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zpEnd := zpFirst
+		for _, pa := range abi.Params {
+			zpEnd = max(zpEnd, pa.Ptr+2, pa.Len+2)
+			for _, l := range pa.Limbs {
+				zpEnd = max(zpEnd, l+1)
+			}
+		}
+		zp := make([]byte, zpEnd)
+		for a := range zp {
+			zp[a] = m.mem.LoadByte(uint16(a))
+		}
+		outBuf := bufs[len(bufs)-1]
+		top := outBuf.addr + outBuf.n + 1
+		entry := prog.img.labels[abi.Label]
+		bin := sim65Binary(m, zp, entry, outBuf.addr, outBuf.n, top)
+		// The same stub with the export replaced by a lone RTS: the
+		// difference of the two totals is the call's cost minus 12.
+		retAddr := simStub + 0xf0
+		m.mem.StoreByte(uint16(retAddr), 0x60)
+		base := sim65Binary(m, zp, retAddr, outBuf.addr, outBuf.n, top)
+		m.mem.StoreByte(uint16(retAddr), 0x00)
+
+		// go6502, counting taken branches at $xxFE on the way.
+		var fix int64
+		var lastPC uint16
+		var lastBranch bool
+		hook := func(mm *machine) bool {
+			pc := mm.cpu.Reg.PC
+			if lastBranch && pc != lastPC+2 {
+				if pc>>8 == (lastPC+2)>>8 {
+					fix++ // sim65 compares with the branch's own page
+				} else if pc>>8 == lastPC>>8 {
+					fix--
+				}
+			}
+			op := mm.mem.LoadByte(pc)
+			lastPC, lastBranch = pc, pc&0xff == 0xfe && op&0x1f == 0x10
+			return false
+		}
+		cycles, err := m.call(entry, hook)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, outBuf.n)
+		for i := range got {
+			got[i] = m.mem.LoadByte(uint16(outBuf.addr + i))
+		}
+		simOut, simTotal := runSim65(t, bin)
+		_, simBase := runSim65(t, base)
+		var sum byte
+		for _, x := range got {
+			sum ^= x
+		}
+		if simOut != sum {
+			t.Errorf("%s: sim65 output checksum %#x, go6502 %#x", c.Name, simOut, sum)
+		}
+		simCall := int64(simTotal-simBase) + 12
+		if simCall != int64(cycles)+fix {
+			t.Errorf("%s: sim65 %d cycles, go6502 %d (+%d for $xxFE branches)", c.Name, simCall, cycles, fix)
+		}
+		t.Log(fmt.Sprintf("%s: go6502 %d cycles, sim65 %d, $xxFE correction %d", c.Name, cycles, simCall, fix))
+	}
+}
