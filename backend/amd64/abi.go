@@ -228,7 +228,7 @@ func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
 	}
 	if len(hw.variants) > 1 {
 		b.WriteString("\n/* --hw auto: the variant in use (0 computed, 1 AES-NI + PCLMULQDQ,\n")
-		b.WriteString("   2 the same with AVX2, VAES, VPCLMULQDQ), and a way to lower it. */\n")
+		b.WriteString("   2 the same with AVX2, VAES, VPCLMULQDQ, 3 with AVX-512), and a way to lower it. */\n")
 		fmt.Fprintf(&b, "int %s(void);\n", SymbolName(m.Name, "cpu_level"))
 		fmt.Fprintf(&b, "int %s(int level);\n", SymbolName(m.Name, "force_level"))
 	}

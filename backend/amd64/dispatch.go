@@ -96,7 +96,11 @@ func (g *modGen) detectFunc() *llir.Func {
 	ebx7, ecx7 := leaf7.NewExtractValue(r7, 1), leaf7.NewExtractValue(r7, 2)
 	// Leaf 7 EBX: 3 BMI1, 5 AVX2, 8 BMI2; ECX: 9 VAES, 10 VPCLMULQDQ.
 	avx2 := all(leaf7, bit(leaf7, ebx7, 3), bit(leaf7, ebx7, 5), bit(leaf7, ebx7, 8), bit(leaf7, ecx7, 9), bit(leaf7, ecx7, 10))
-	l7 := leaf7.NewSelect(avx2, i32(levelAVX2), i32(levelAES))
+	// AVX-512: leaf 7 EBX 16 F, 17 DQ, 30 BW, 31 VL; XCR0 bits 5..7 say the
+	// OS saves the opmask and ZMM registers.
+	zmmState := leaf7.NewICmp(enum.IPredEQ, leaf7.NewAnd(xcr0, i32(0xe6)), i32(0xe6))
+	avx512 := all(leaf7, avx2, zmmState, bit(leaf7, ebx7, 16), bit(leaf7, ebx7, 17), bit(leaf7, ebx7, 30), bit(leaf7, ebx7, 31))
+	l7 := leaf7.NewSelect(avx512, i32(levelAVX512), leaf7.NewSelect(avx2, i32(levelAVX2), i32(levelAES)))
 	leaf7.NewBr(done)
 	done.NewRet(done.NewPhi(llir.NewIncoming(aesLevel, entry), llir.NewIncoming(aesLevel, xsave), llir.NewIncoming(l7, leaf7)))
 	return f

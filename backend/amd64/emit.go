@@ -163,6 +163,13 @@ type fgen struct {
 	pairs map[[2]value.Value]value.Value // clmul products by operands
 	// pairBlock is where each pair was computed: only reused there.
 	pairBlock map[[2]value.Value]*llir.Block
+	// Vector selection of the hardware variants (vec.go).
+	lanes      map[*ir.Value]laneRef
+	clmulPairs map[[2]*ir.Value]value.Value
+	clmulBlock map[[2]*ir.Value]*llir.Block
+	depth      int                  // for loops around the block being emitted
+	defDepth   map[*ir.Value]int    // the loop depth each value is defined at
+	consts     map[uint64]*ir.Value // synthetic constants of pairOp
 }
 
 func (g *fgen) newBlock() *llir.Block {
@@ -184,7 +191,8 @@ func (g *modGen) function(f *ir.Function, name string, v variant, use builtinUse
 	}
 	fg := &fgen{modGen: g, f: f, fn: fn, v: v, vals: map[*ir.Value]value.Value{},
 		arrs: map[*ir.Array]arrInfo{}, fails: map[int]*llir.Block{}, pairs: map[[2]value.Value]value.Value{},
-		pairBlock: map[[2]value.Value]*llir.Block{}}
+		pairBlock: map[[2]value.Value]*llir.Block{}, lanes: map[*ir.Value]laneRef{},
+		clmulPairs: map[[2]*ir.Value]value.Value{}, clmulBlock: map[[2]*ir.Value]*llir.Block{}, defDepth: map[*ir.Value]int{}, consts: map[uint64]*ir.Value{}}
 	fg.cur = fg.newBlock()
 	if err := fg.bindParams(sig); err != nil {
 		return nil, err
@@ -256,6 +264,11 @@ func (g *fgen) val(v *ir.Value) value.Value {
 func (g *fgen) block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
 	for i, p := range b.Params {
 		g.vals[p] = params[i]
+		g.defDepth[p] = g.depth
+	}
+	var plan *blockPlan
+	if g.v.hw {
+		plan = g.planBlock(b)
 	}
 	for _, in := range b.Instrs {
 		switch in.Op {
@@ -270,9 +283,14 @@ func (g *fgen) block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
 				return nil, err
 			}
 		default:
-			if err := g.instr(in); err != nil {
-				return nil, err
+			if plan == nil || !g.vecInstr(in, plan) {
+				if err := g.instr(in); err != nil {
+					return nil, err
+				}
 			}
+		}
+		for _, r := range in.Results {
+			g.defDepth[r] = g.depth
 		}
 	}
 	return nil, fmt.Errorf("BUG: amd64: %s: block without terminator", g.f.Name)
@@ -323,7 +341,9 @@ func (g *fgen) forInstr(in *ir.Instr) error {
 	}
 	header.NewCondBr(header.NewICmp(enum.IPredULT, idx, hi), bodyB, exit)
 	g.cur = bodyB
+	g.depth++
 	t, err := g.block(body, params)
+	g.depth--
 	if err != nil {
 		return err
 	}

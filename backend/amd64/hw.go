@@ -16,6 +16,7 @@ type variant struct {
 	features string // the function's "target-features" attribute ("" for none)
 	level    int    // the CPU level (cpuLevel) that allows this variant
 	wide     bool   // VAES and VPCLMULQDQ may be used too
+	zmm      bool   // ... on 512-bit registers (AVX-512)
 }
 
 // The CPU levels the dispatcher distinguishes, in increasing order.
@@ -23,6 +24,9 @@ const (
 	levelBase = 0 // plain x86-64
 	levelAES  = 1 // + PCLMULQDQ, AES-NI, SSSE3, SSE4.1
 	levelAVX2 = 2 // + AVX, AVX2, BMI1/2, VAES, VPCLMULQDQ (and the OS saves YMM)
+	// levelAVX512 adds AVX-512 F/BW/VL/DQ and an OS that saves the ZMM
+	// state: VAESENC on four blocks at once, and 32 vector registers.
+	levelAVX512 = 3
 )
 
 // sseFeatures come with AES-NI on every CPU that has it (Westmere and
@@ -36,6 +40,8 @@ var (
 	aesVariant  = variant{name: "aes", hw: true, features: sseFeatures, level: levelAES}
 	avx2Variant = variant{name: "avx2", hw: true, level: levelAVX2, wide: true,
 		features: sseFeatures + ",+avx,+avx2,+bmi,+bmi2"}
+	avx512Variant = variant{name: "avx512", hw: true, level: levelAVX512, wide: true, zmm: true,
+		features: sseFeatures + ",+avx,+avx2,+bmi,+bmi2,+avx512f,+avx512bw,+avx512vl,+avx512dq"}
 )
 
 // hwConfig is what --hw asks for.
@@ -68,10 +74,10 @@ func parseHW(s string) (hwConfig, error) {
 		return hwConfig{mode: "aes", variants: []variant{aesVariant}}, nil
 	case "auto":
 		// Best first: the dispatcher takes the first the CPU allows.
-		return hwConfig{mode: "auto", variants: []variant{avx2Variant, aesVariant, softVariant}}, nil
+		return hwConfig{mode: "auto", variants: []variant{avx512Variant, avx2Variant, aesVariant, softVariant}}, nil
 	}
 	feats := map[string]bool{}
-	hw, wide := false, false
+	hw, wide, zmm := false, false, false
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		f, ok := featureNames[name]
@@ -84,6 +90,9 @@ func parseHW(s string) (hwConfig, error) {
 			hw = true
 		case "vaes", "vpclmul":
 			hw, wide = true, true
+		case "avx512":
+			zmm = true
+			fallthrough
 		default:
 			for _, x := range strings.Split(f, ",") {
 				feats[x] = true
@@ -100,7 +109,7 @@ func parseHW(s string) (hwConfig, error) {
 	if wide {
 		feats["+avx"], feats["+avx2"] = true, true
 	}
-	v := variant{name: "hw", hw: hw, wide: wide, features: strings.Join(sortedKeys(feats), ","), level: levelAES}
+	v := variant{name: "hw", hw: hw, wide: wide, zmm: zmm && wide, features: strings.Join(sortedKeys(feats), ","), level: levelAES}
 	return hwConfig{mode: "list", variants: []variant{v}}, nil
 }
 

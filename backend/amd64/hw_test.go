@@ -124,7 +124,7 @@ func TestFeatureAttributes(t *testing.T) {
 }
 
 // TestAutoLevels runs GCM cases on each path of one --hw auto object by
-// forcing the CPU level down: the computed, AES-NI and AVX2 variants all
+// forcing the CPU level down: the computed, AES-NI, AVX2 and AVX-512 variants all
 // agree with Go.
 func TestAutoLevels(t *testing.T) {
 	p, err := golden.Load("gcm")
@@ -140,7 +140,7 @@ func TestAutoLevels(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no gcm cases")
 	}
-	for lvl := 0; lvl <= 2; lvl++ {
+	for lvl := 0; lvl <= levelAVX512; lvl++ {
 		r, err := Prepare(p, backend.Options{HW: "auto"})
 		if err != nil {
 			t.Fatal(err)

@@ -291,7 +291,7 @@ func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value, mode uint32, minNS u
 }
 
 // ForceLevel limits a --hw auto program to CPU level n (0 computed, 1
-// AES-NI, 2 AVX2 with VAES) and returns the level in effect.
+// AES-NI, 2 AVX2 with VAES, 3 AVX-512) and returns the level in effect.
 func (r *Runner) ForceLevel(n int) (int, error) {
 	if len(r.c.b.hw.variants) < 2 {
 		return 0, fmt.Errorf("amd64: ForceLevel needs --hw auto")

@@ -1,0 +1,618 @@
+package amd64
+
+import (
+	"fmt"
+
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/lowent/lowentc/ir"
+)
+
+// Vector instruction selection over limb pairs (hardware variants only).
+//
+// At W=64 a 128-bit AES block or GF(2^128) element is two u64 values. The
+// builtins want them in one XMM register, so moving each word through a
+// general register (insert, extract, scalar xor, insert again) would cost
+// more than the AESENC or PCLMULQDQ itself. Instead every u64 value that is
+// known to sit in one lane of a <2 x i64> vector gets a laneRef:
+//
+//   - the results of aes_enc/aes_enclast and of a clmul_lo/clmul_hi pair;
+//   - two adjacent 64-bit loads from the same array (one 16-byte load; a
+//     big-endian pair as in GHASH is one load and one byte reversal);
+//   - a bitwise op (xor, and, or) of two values in the same lane of two
+//     vectors: one vector op, whose other lane costs nothing.
+//
+// A consumer that wants a pair (an AES state or key, a 16-byte store) or a
+// single operand (PCLMULQDQ picks either lane by its immediate) takes the
+// vector when there is one. The scalar of every such value is still
+// emitted (an extractelement), and LLVM deletes whichever form is unused.
+//
+// Under the wide variant, runs of AES rounds with the same round key on
+// independent states become one 256-bit VAESENC per two blocks.
+
+// laneRef says a u64 value is lane `lane` of the <2 x i64> vector vec.
+type laneRef struct {
+	vec  value.Value
+	lane int
+}
+
+// wordAcc describes a 64-bit memory access: array, index = base + off (off
+// in index units), and the unit of a 64-bit step (8 bytes or 1 element).
+type wordAcc struct {
+	arr  *ir.Array
+	base *ir.Value // nil when the index is a constant
+	off  int64
+	unit int64
+	be   bool
+}
+
+// blockPlan is what the pre-pass decided for one IR block.
+type blockPlan struct {
+	loadFirst map[*ir.Instr][2]*ir.Instr // first load of a pair -> (lower, higher address)
+	storeSkip map[*ir.Instr]bool         // first store of a pair: emitted with the second
+	storePair map[*ir.Instr][2]*ir.Instr // second store -> (lower, higher address)
+	aesSkip   map[*ir.Instr]bool         // an AES round emitted with its group's last
+	aesGroup  map[*ir.Instr][]*ir.Instr  // last round of a group -> the group
+}
+
+// indexOf splits an index value into a base value and a constant offset.
+func indexOf(v *ir.Value) (*ir.Value, int64) {
+	var off int64
+	for v.Def != nil {
+		d := v.Def
+		switch {
+		case d.Op == ir.OpConst:
+			return nil, off + int64(d.Aux)
+		case d.Op == ir.OpCopy:
+			v = d.Args[0]
+			continue
+		case d.Op == ir.OpAdd && d.Args[1].Def != nil && d.Args[1].Def.Op == ir.OpConst:
+			off += int64(d.Args[1].Def.Aux)
+			v = d.Args[0]
+			continue
+		case d.Op == ir.OpAdd && d.Args[0].Def != nil && d.Args[0].Def.Op == ir.OpConst:
+			off += int64(d.Args[0].Def.Aux)
+			v = d.Args[1]
+			continue
+		}
+		break
+	}
+	return v, off
+}
+
+// wordAccess describes in if it is a 64-bit load or store the pairing
+// understands (big-endian stores are left alone).
+func wordAccess(in *ir.Instr) (wordAcc, bool) {
+	var a wordAcc
+	switch in.Op {
+	case ir.OpLoad, ir.OpStore:
+		if in.Arr.Elem != ir.U64 || in.Arr.Per != 1 {
+			return a, false
+		}
+		a.unit = 1
+	case ir.OpLoadLE, ir.OpStoreLE, ir.OpLoadBE:
+		if in.Aux != 64 || in.Arr.Elem != ir.U8 {
+			return a, false
+		}
+		a.unit, a.be = 8, in.Op == ir.OpLoadBE
+	default:
+		return a, false
+	}
+	a.arr = in.Arr
+	a.base, a.off = indexOf(in.Args[0])
+	return a, true
+}
+
+// adjacent reports whether y is x's next 64-bit word.
+func adjacent(x, y wordAcc) bool {
+	return x.arr == y.arr && x.base == y.base && x.be == y.be && y.off == x.off+x.unit
+}
+
+// planBlock pairs the loads, stores and AES rounds of b. Two loads pair
+// when no store to their array, check or nested control flow lies between
+// them (the vector load happens at the first); two stores pair when
+// nothing between them reads their array, checks or branches (both happen
+// at the second).
+func (g *fgen) planBlock(b *ir.Block) *blockPlan {
+	p := &blockPlan{loadFirst: map[*ir.Instr][2]*ir.Instr{}, storeSkip: map[*ir.Instr]bool{},
+		storePair: map[*ir.Instr][2]*ir.Instr{}, aesSkip: map[*ir.Instr]bool{}, aesGroup: map[*ir.Instr][]*ir.Instr{}}
+	loads := map[*ir.Array][]*ir.Instr{}
+	stores := map[*ir.Array][]*ir.Instr{}
+	barrier := func() {
+		loads = map[*ir.Array][]*ir.Instr{}
+		stores = map[*ir.Array][]*ir.Instr{}
+	}
+	for _, in := range b.Instrs {
+		switch {
+		case len(in.Blocks) > 0 || in.Op == ir.OpCall || in.Op == ir.OpCheck:
+			barrier()
+			continue
+		case isLoad(in.Op):
+			delete(stores, in.Arr)
+			acc, ok := wordAccess(in)
+			if !ok {
+				continue
+			}
+			paired := false
+			for i, c := range loads[in.Arr] {
+				ca, _ := wordAccess(c)
+				if adjacent(ca, acc) || adjacent(acc, ca) {
+					lo, hi := c, in
+					if adjacent(acc, ca) {
+						lo, hi = in, c
+					}
+					p.loadFirst[c] = [2]*ir.Instr{lo, hi}
+					loads[in.Arr] = append(loads[in.Arr][:i:i], loads[in.Arr][i+1:]...)
+					paired = true
+					break
+				}
+			}
+			if !paired {
+				loads[in.Arr] = append(loads[in.Arr], in)
+			}
+		case isStore(in.Op):
+			delete(loads, in.Arr)
+			acc, ok := wordAccess(in)
+			if !ok {
+				delete(stores, in.Arr)
+				continue
+			}
+			paired := false
+			for i, c := range stores[in.Arr] {
+				ca, _ := wordAccess(c)
+				if adjacent(ca, acc) || adjacent(acc, ca) {
+					lo, hi := c, in
+					if adjacent(acc, ca) {
+						lo, hi = in, c
+					}
+					p.storeSkip[c] = true
+					p.storePair[in] = [2]*ir.Instr{lo, hi}
+					stores[in.Arr] = append(stores[in.Arr][:i:i], stores[in.Arr][i+1:]...)
+					paired = true
+					break
+				}
+			}
+			if !paired {
+				stores[in.Arr] = append(stores[in.Arr], in)
+			}
+		}
+	}
+	if g.v.wide {
+		g.planAESGroups(b, p)
+	}
+	return p
+}
+
+// planAESGroups finds runs of two (four with AVX-512) AES rounds of the
+// same kind with the same round key on independent states, nothing between
+// them using an earlier one's results: one VAESENC on a 256-bit (512-bit)
+// register does them all, at the last one's place. A run of three is
+// split two and one.
+func (g *fgen) planAESGroups(b *ir.Block, p *blockPlan) {
+	size := 2
+	if g.v.zmm {
+		size = 4
+	}
+	var open []*ir.Instr
+	var results []*ir.Value
+	flush := func() {
+		n := len(open) &^ 1
+		if len(open) == 4 || len(open) == 2 {
+			n = len(open)
+		}
+		if n >= 2 {
+			for _, in := range open[:n-1] {
+				p.aesSkip[in] = true
+			}
+			p.aesGroup[open[n-1]] = append([]*ir.Instr(nil), open[:n]...)
+		}
+		open, results = nil, nil
+	}
+	for _, in := range b.Instrs {
+		isAES := in.Op == ir.OpAESEnc || in.Op == ir.OpAESEncLast
+		if len(open) > 0 && isAES && in.Op == open[0].Op && in.Args[2] == open[0].Args[2] &&
+			in.Args[3] == open[0].Args[3] && !usesAny(in, results) {
+			open = append(open, in)
+			results = append(results, in.Results...)
+			if len(open) == size {
+				flush()
+			}
+			continue
+		}
+		if len(open) > 0 && (isAES || usesAny(in, results) || len(in.Blocks) > 0) {
+			flush()
+		}
+		if isAES {
+			open = []*ir.Instr{in}
+			results = append([]*ir.Value(nil), in.Results...)
+		}
+	}
+	flush()
+}
+
+// usesAny reports whether in reads one of vs (nested blocks count).
+func usesAny(in *ir.Instr, vs []*ir.Value) bool {
+	for _, a := range in.Args {
+		for _, v := range vs {
+			if a == v {
+				return true
+			}
+		}
+	}
+	for _, blk := range in.Blocks {
+		for _, x := range blk.Instrs {
+			if usesAny(x, vs) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	v16i8  = types.NewVector(16, types.I8)
+	i32c   = func(x int) constant.Constant { return constant.NewInt(types.I32, int64(x)) }
+	undef2 = constant.NewUndef(v2i64)
+)
+
+// mask builds a shufflevector mask.
+func mask(idx ...int) constant.Constant {
+	cs := make([]constant.Constant, len(idx))
+	for i, x := range idx {
+		cs[i] = i32c(x)
+	}
+	return constant.NewVector(types.NewVector(uint64(len(idx)), types.I32), cs...)
+}
+
+// setLanes records that rs[i] is lane i of v and defines their scalars.
+func (g *fgen) setLanes(v value.Value, rs ...*ir.Value) {
+	for i, r := range rs {
+		g.lanes[r] = laneRef{v, i}
+		g.vals[r] = g.cur.NewExtractElement(v, i32c(i))
+	}
+}
+
+// pairVec returns the <2 x i64> vector (x, y), from their vectors when they
+// have them.
+func (g *fgen) pairVec(x, y *ir.Value) value.Value {
+	lx, okx := g.lanes[x]
+	ly, oky := g.lanes[y]
+	switch {
+	case okx && oky && lx.vec == ly.vec && lx.lane == 0 && ly.lane == 1:
+		return lx.vec
+	case okx && oky:
+		return g.cur.NewShuffleVector(lx.vec, ly.vec, mask(lx.lane, 2+ly.lane))
+	case okx && lx.lane == 0:
+		return g.cur.NewInsertElement(lx.vec, g.val(y), i32c(1))
+	case oky && ly.lane == 1:
+		return g.cur.NewInsertElement(ly.vec, g.val(x), i32c(0))
+	case okx || oky:
+		return g.vec2(g.val(x), g.val(y))
+	}
+	if v := g.pairOp(x, y, pairBudget); v != nil {
+		return v
+	}
+	return g.vec2(g.val(x), g.val(y))
+}
+
+// free reports whether the pair (x, y) costs nothing per iteration as a
+// vector: both constants, one vector's two lanes, or both defined outside
+// the innermost loop (LLVM hoists the inserts).
+func (g *fgen) free(x, y *ir.Value) bool {
+	if lx, ok := g.lanes[x]; ok {
+		ly, ok := g.lanes[y]
+		return ok && lx.vec == ly.vec && lx.lane == 0 && ly.lane == 1
+	}
+	if isConst(x) && isConst(y) {
+		return true
+	}
+	return g.depth > 0 && g.defDepth[x] < g.depth && g.defDepth[y] < g.depth
+}
+
+func isConst(v *ir.Value) bool { return v.Def != nil && v.Def.Op == ir.OpConst }
+
+// pairOp forms (x, y) as a vector op on two pairs when x and y come from
+// the same add/xor/or/and (or one of them does and the other is taken as
+// that op with the identity), and one of the two operand pairs is free:
+// the counter blocks (n0, w + j<<56) ^ (k0, k1) become one vector add and
+// one xor on hoisted vectors. It returns nil when that does not apply.
+func (g *fgen) pairOp(x, y *ir.Value, budget int) value.Value {
+	if budget == 0 || x.Type != ir.U64 || y.Type != ir.U64 {
+		return nil
+	}
+	var op ir.Op
+	switch {
+	case x.Def != nil && isPairOp(x.Def.Op):
+		op = x.Def.Op
+	case y.Def != nil && isPairOp(y.Def.Op):
+		op = y.Def.Op
+	default:
+		return nil
+	}
+	xa, xb, okx := g.opArgs(x, op)
+	ya, yb, oky := g.opArgs(y, op)
+	if !okx || !oky {
+		return nil
+	}
+	try := func(a0, b0, a1, b1 *ir.Value) value.Value {
+		var va, vb value.Value
+		switch {
+		case g.free(a0, b0):
+			va, vb = g.pairVec(a0, b0), g.subPair(a1, b1, budget)
+		case g.free(a1, b1):
+			va, vb = g.subPair(a0, b0, budget), g.pairVec(a1, b1)
+		default:
+			return nil
+		}
+		switch op {
+		case ir.OpAdd:
+			return g.cur.NewAdd(va, vb)
+		case ir.OpXor:
+			return g.cur.NewXor(va, vb)
+		case ir.OpOr:
+			return g.cur.NewOr(va, vb)
+		}
+		return g.cur.NewAnd(va, vb)
+	}
+	if v := try(xa, ya, xb, yb); v != nil {
+		return v
+	}
+	return try(xa, yb, xb, ya)
+}
+
+// subPair is pairVec with the recursion budget of pairOp.
+func (g *fgen) subPair(x, y *ir.Value, budget int) value.Value {
+	if g.free(x, y) {
+		return g.pairVec(x, y)
+	}
+	if v := g.pairOp(x, y, budget-1); v != nil {
+		return v
+	}
+	return g.pairVec(x, y)
+}
+
+func isPairOp(op ir.Op) bool {
+	return op == ir.OpAdd || op == ir.OpXor || op == ir.OpOr || op == ir.OpAnd
+}
+
+// identities holds, per op, the constant v such that x op v = x.
+var identities = map[ir.Op]uint64{ir.OpAdd: 0, ir.OpXor: 0, ir.OpOr: 0, ir.OpAnd: ^uint64(0)}
+
+// opArgs returns v's operands as the op `op`: its own when v is that op,
+// else (v, identity).
+func (g *fgen) opArgs(v *ir.Value, op ir.Op) (*ir.Value, *ir.Value, bool) {
+	if v.Def != nil && v.Def.Op == op {
+		return v.Def.Args[0], v.Def.Args[1], true
+	}
+	return v, g.constValue(identities[op]), true
+}
+
+// constValue is a synthetic u64 constant value (with an LLVM constant).
+func (g *fgen) constValue(c uint64) *ir.Value {
+	if v, ok := g.consts[c]; ok {
+		return v
+	}
+	v := &ir.Value{ID: -1, Type: ir.U64, Def: &ir.Instr{Op: ir.OpConst, Aux: c}}
+	v.Def.Results = []*ir.Value{v}
+	g.vals[v] = cint(types.I64, c)
+	g.consts[c] = v
+	return v
+}
+
+// vecLoad emits the 16-byte load of a planned pair at the first of the two
+// loads (first) and records both results' lanes.
+func (g *fgen) vecLoad(first *ir.Instr, pair [2]*ir.Instr) {
+	lo, hi := pair[0], pair[1]
+	acc, _ := wordAccess(first)
+	p := g.elem(first.Arr, g.val(first.Args[0]))
+	if first == hi {
+		var t types.Type = types.I8
+		if acc.unit == 1 {
+			t = types.I64
+		}
+		p = g.cur.NewGetElementPtr(t, p, constant.NewInt(types.I64, -1*acc.unit))
+	}
+	if acc.be {
+		ld := g.cur.NewLoad(v16i8, g.cur.NewBitCast(p, types.NewPointer(v16i8)))
+		ld.Align = 1
+		rev := make([]int, 16)
+		for i := range rev {
+			rev[i] = 15 - i
+		}
+		v := g.cur.NewBitCast(g.cur.NewShuffleVector(ld, constant.NewUndef(v16i8), mask(rev...)), v2i64)
+		// Reversing all 16 bytes puts the higher word, byte-swapped, in lane 0.
+		g.setLanes(v, hi.Results[0], lo.Results[0])
+		return
+	}
+	ld := g.cur.NewLoad(v2i64, g.cur.NewBitCast(p, types.NewPointer(v2i64)))
+	ld.Align = 1
+	g.setLanes(ld, lo.Results[0], hi.Results[0])
+}
+
+// vecStore emits a planned store pair (lower, higher address) as one
+// 16-byte store when both values sit in vectors, else as the two scalar
+// stores.
+func (g *fgen) vecStore(pair [2]*ir.Instr) {
+	lo, hi := pair[0], pair[1]
+	_, okx := g.lanes[lo.Args[1]]
+	_, oky := g.lanes[hi.Args[1]]
+	if !okx || !oky {
+		g.scalarStore(lo)
+		g.scalarStore(hi)
+		return
+	}
+	v := g.pairVec(lo.Args[1], hi.Args[1])
+	p := g.elem(lo.Arr, g.val(lo.Args[0]))
+	st := g.cur.NewStore(v, g.cur.NewBitCast(p, types.NewPointer(v2i64)))
+	st.Align = 1
+}
+
+// laneOp emits a bitwise op on two values in the same lane of two vectors
+// as a vector op; it reports false when they are not.
+func (g *fgen) laneOp(in *ir.Instr) bool {
+	la, oka := g.lanes[in.Args[0]]
+	lb, okb := g.lanes[in.Args[1]]
+	if !oka || !okb || la.lane != lb.lane {
+		return false
+	}
+	var v value.Value
+	switch in.Op {
+	case ir.OpXor:
+		v = g.cur.NewXor(la.vec, lb.vec)
+	case ir.OpAnd:
+		v = g.cur.NewAnd(la.vec, lb.vec)
+	default:
+		v = g.cur.NewOr(la.vec, lb.vec)
+	}
+	g.lanes[in.Results[0]] = laneRef{v, la.lane}
+	g.vals[in.Results[0]] = g.cur.NewExtractElement(v, i32c(la.lane))
+	return true
+}
+
+// clmulOperand returns a vector holding a and the lane it is in. The
+// Karatsuba middle operand x0 ^ x1 of a pair (x0, x1) in one vector is
+// that vector xored with its halves swapped.
+func (g *fgen) clmulOperand(a *ir.Value) (value.Value, int) {
+	if l, ok := g.lanes[a]; ok {
+		return l.vec, l.lane
+	}
+	if d := a.Def; d != nil && d.Op == ir.OpXor {
+		lp, okp := g.lanes[d.Args[0]]
+		lq, okq := g.lanes[d.Args[1]]
+		if okp && okq && lp.vec == lq.vec && lp.lane != lq.lane {
+			sw := g.cur.NewShuffleVector(lp.vec, undef2, mask(1, 0))
+			return g.cur.NewXor(lp.vec, sw), 0
+		}
+	}
+	return g.cur.NewInsertElement(undef2, g.val(a), i32c(0)), 0
+}
+
+// hwClmul emits clmul_lo/clmul_hi as one PCLMULQDQ per operand pair, both
+// halves of the product recorded as its lanes.
+func (g *fgen) hwClmul(in *ir.Instr) {
+	key := [2]*ir.Value{in.Args[0], in.Args[1]}
+	r, ok := g.clmulPairs[key]
+	if !ok || g.clmulBlock[key] != g.cur {
+		va, la := g.clmulOperand(in.Args[0])
+		vb, lb := g.clmulOperand(in.Args[1])
+		fn := g.intrinsic("llvm.x86.pclmulqdq", v2i64, v2i64, v2i64, types.I8)
+		r = g.cur.NewCall(fn, va, vb, constant.NewInt(types.I8, int64(la|lb<<4)))
+		g.clmulPairs[key], g.clmulBlock[key] = r, g.cur
+	}
+	lane := 0
+	if in.Op == ir.OpClmulHi {
+		lane = 1
+	}
+	g.lanes[in.Results[0]] = laneRef{r, lane}
+	g.vals[in.Results[0]] = g.cur.NewExtractElement(r, i32c(lane))
+}
+
+// hwAES emits AES rounds: one AESENC on 128 bits, or for a group of two one
+// VAESENC on 256 bits.
+func (g *fgen) hwAES(group []*ir.Instr) {
+	last := group[0].Op == ir.OpAESEncLast
+	key := g.pairVec(group[0].Args[2], group[0].Args[3])
+	if len(group) == 1 {
+		name := "llvm.x86.aesni.aesenc"
+		if last {
+			name = "llvm.x86.aesni.aesenclast"
+		}
+		in := group[0]
+		r := g.cur.NewCall(g.intrinsic(name, v2i64, v2i64, v2i64), g.pairVec(in.Args[0], in.Args[1]), key)
+		g.setLanes(r, in.Results...)
+		return
+	}
+	n := 2 * len(group) // i64 lanes
+	vt := types.NewVector(uint64(n), types.I64)
+	name := fmt.Sprintf("llvm.x86.aesni.aesenc.%d", 64*n)
+	if last {
+		name = fmt.Sprintf("llvm.x86.aesni.aesenclast.%d", 64*n)
+	}
+	var s value.Value
+	pairs := make([]value.Value, len(group))
+	for i, in := range group {
+		pairs[i] = g.pairVec(in.Args[0], in.Args[1])
+	}
+	if len(group) == 2 {
+		s = g.cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
+	} else {
+		lo := g.cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
+		hi := g.cur.NewShuffleVector(pairs[2], pairs[3], mask(0, 1, 2, 3))
+		s = g.cur.NewShuffleVector(lo, hi, mask(0, 1, 2, 3, 4, 5, 6, 7))
+	}
+	ks := make([]int, n)
+	for i := range ks {
+		ks[i] = i & 1
+	}
+	k := g.cur.NewShuffleVector(key, undef2, mask(ks...))
+	r := g.cur.NewCall(g.intrinsic(name, vt, vt, vt), s, k)
+	for i, in := range group {
+		half := g.cur.NewShuffleVector(r, constant.NewUndef(vt), mask(2*i, 2*i+1))
+		g.setLanes(half, in.Results...)
+	}
+}
+
+// vecInstr emits in with the vector selection of a hardware variant; it
+// reports false when in is left to the scalar selection.
+func (g *fgen) vecInstr(in *ir.Instr, p *blockPlan) bool {
+	if pair, ok := p.loadFirst[in]; ok {
+		g.vecLoad(in, pair)
+		return true
+	}
+	if _, ok := g.lanes[firstResult(in)]; ok && isLoad(in.Op) {
+		return true // the second load of a pair: its lane is already set
+	}
+	if p.storeSkip[in] {
+		return true
+	}
+	if pair, ok := p.storePair[in]; ok {
+		g.vecStore(pair)
+		return true
+	}
+	switch in.Op {
+	case ir.OpXor, ir.OpAnd, ir.OpOr:
+		return g.laneOp(in)
+	case ir.OpCopy:
+		if l, ok := g.lanes[in.Args[0]]; ok {
+			g.lanes[in.Results[0]] = l
+		}
+		return false
+	case ir.OpClmulLo, ir.OpClmulHi:
+		g.hwClmul(in)
+		return true
+	case ir.OpAESEnc, ir.OpAESEncLast:
+		if p.aesSkip[in] {
+			return true
+		}
+		if grp, ok := p.aesGroup[in]; ok {
+			g.hwAES(grp)
+		} else {
+			g.hwAES([]*ir.Instr{in})
+		}
+		return true
+	}
+	return false
+}
+
+func firstResult(in *ir.Instr) *ir.Value {
+	if len(in.Results) == 0 {
+		return nil
+	}
+	return in.Results[0]
+}
+
+// scalarStore emits one store with the scalar selection.
+func (g *fgen) scalarStore(in *ir.Instr) {
+	if err := g.instr(in); err != nil {
+		panic("BUG: amd64: " + err.Error())
+	}
+}
+
+// isLoad and isStore classify the memory ops.
+func isLoad(op ir.Op) bool  { return op == ir.OpLoad || op == ir.OpLoadLE || op == ir.OpLoadBE }
+func isStore(op ir.Op) bool { return op == ir.OpStore || op == ir.OpStoreLE || op == ir.OpStoreBE }
+
+// pairBudget bounds pairOp's recursion (counter block, key xor, counter add).
+const pairBudget = 3
