@@ -1,0 +1,96 @@
+package jcvm
+
+import "strings"
+
+// The applet: how a terminal calls the exports of the library class.
+//
+//	INS 0x01 LOAD  P1P2 = offset: copy the command data into the argument area
+//	INS 0x02 READ  P1P2 = offset, Le = length: send bytes of the argument area
+//	INS 0x10+k     call export k once
+//	INS 0x20       P2 = k, P1 = N: call export k N times in a row (the timing
+//	               INS: the per-call cost is the slope of time over N)
+//
+// The data of 0x10+k and 0x20 gives each parameter in order: an array as its
+// offset in the argument area (2 bytes, big-endian) and, for a slice, its
+// length (2 bytes); a short as 2 bytes, an int as 4. A result comes back as
+// 2 (short) or 4 (int) bytes.
+
+// argAreaSize is the size of the applet's argument area in bytes.
+const argAreaSize = 4096
+
+func (p *javaPrinter) applet(pkg string) {
+	c := p.cls.Name
+	p.f("\n/** %sApplet gives each export of %s an INS (see docs/jcvm.md). */\n", c, c)
+	p.f("final class %sApplet extends Applet {\n", c)
+	p.f("    private final byte[] args = new byte[%d];\n\n", argAreaSize)
+	p.f("    private %sApplet() {\n        %s.init();\n        register();\n    }\n\n", c, c)
+	p.f("    public static void install(byte[] bArray, short bOffset, byte bLength) {\n        new %sApplet();\n    }\n\n", c)
+	p.f("    public void process(APDU apdu) {\n")
+	p.f("        if (selectingApplet()) {\n            return;\n        }\n")
+	p.f("        byte[] buf = apdu.getBuffer();\n")
+	p.f("        short n = apdu.setIncomingAndReceive();\n")
+	p.f("        short p12 = Util.getShort(buf, ISO7816.OFFSET_P1);\n")
+	p.f("        byte ins = buf[ISO7816.OFFSET_INS];\n")
+	p.f("        if (ins == (byte) 0x01) {\n")
+	p.f("            Util.arrayCopyNonAtomic(buf, ISO7816.OFFSET_CDATA, args, p12, n);\n            return;\n        }\n")
+	p.f("        if (ins == (byte) 0x02) {\n")
+	p.f("            short le = apdu.setOutgoing();\n")
+	p.f("            apdu.setOutgoingLength(le);\n")
+	p.f("            apdu.sendBytesLong(args, p12, le);\n            return;\n        }\n")
+	p.f("        short times = 1;\n        byte k = (byte) (ins - 0x10);\n")
+	p.f("        if (ins == (byte) 0x20) {\n            times = (short) (buf[ISO7816.OFFSET_P1] & 0xff);\n            k = buf[ISO7816.OFFSET_P2];\n        }\n")
+	p.f("        short d = ISO7816.OFFSET_CDATA;\n")
+	for i, e := range p.cls.Exports {
+		m := e.Method
+		p.f("        if (k == %d) {\n", i)
+		var args []string
+		for j, v := range m.Params {
+			name := "a" + itoa(j)
+			switch v.Kind {
+			case KRef:
+				if v.Arr.Elem == EShort {
+					// Word arrays are not exposed through the applet.
+					args = append(args, "null")
+					continue
+				}
+				args = append(args, "args")
+			case KInt:
+				p.f("            int %s = (Util.getShort(buf, d) << 16) | (Util.getShort(buf, (short) (d + 2)) & 0xffff);\n            d += 4;\n", name)
+				args = append(args, name)
+			default:
+				p.f("            short %s = Util.getShort(buf, d);\n            d += 2;\n", name)
+				args = append(args, name)
+			}
+		}
+		call := m.Name + "(" + strings.Join(args, ", ") + ")"
+		p.f("            for (short t = 0; t < times; t++) {\n")
+		switch m.Ret {
+		case KShort:
+			p.f("                Util.setShort(buf, (short) 0, %s.%s);\n", c, call)
+		case KInt:
+			p.f("                int r = %s.%s;\n", c, call)
+			p.f("                Util.setShort(buf, (short) 0, (short) (r >>> 16));\n")
+			p.f("                Util.setShort(buf, (short) 2, (short) r);\n")
+		default:
+			p.f("                %s.%s;\n", c, call)
+		}
+		p.f("            }\n")
+		switch m.Ret {
+		case KShort:
+			p.f("            apdu.setOutgoingAndSend((short) 0, (short) 2);\n")
+		case KInt:
+			p.f("            apdu.setOutgoingAndSend((short) 0, (short) 4);\n")
+		}
+		p.f("            return;\n        }\n")
+	}
+	p.f("        ISOException.throwIt(ISO7816.SW_INS_NOT_SUPPORTED);\n")
+	p.f("    }\n}\n")
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}

@@ -1,0 +1,157 @@
+// Package jcvm is lowentc's Java Card backend (--target jcvm): legalized IR
+// at W=32 (cards with the optional int) or W=16 (--no-int) becomes a
+// Java-Card-level IR (typed short/int locals, byte/short arrays, structured
+// statements) printed as a Java Card class (--emit java) or as its JCVM
+// bytecode in Java Card Assembly (--emit jca). Its runner executes the
+// bytecode in a JCVM simulator with a cost model calibrated on a JCOP4 card.
+package jcvm
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
+)
+
+func init() {
+	backend.Register(&backend.Target{
+		Name:    "jcvm",
+		Width:   32,
+		Emits:   []string{"java", "jca"},
+		Compile: compileArtifact,
+		Prepare: prepare,
+	})
+}
+
+// compileArtifact renders the class as Java source or JCA text.
+func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
+	if _, err := cardOf(opts.Card); err != nil {
+		return nil, err
+	}
+	cls, _, err := compileClass(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	switch opts.Emit {
+	case "", "java":
+		return []byte(printJava(cls, "lowent")), nil
+	case "jca":
+		return []byte(printJCA(cls, "lowent")), nil
+	}
+	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java or jca)", opts.Emit)
+}
+
+// Runner runs exports in the simulator.
+type Runner struct {
+	cls  *Class
+	sim  *Sim
+	card Card
+}
+
+func prepare(p *lang.Program, opts backend.Options) (backend.Runner, error) {
+	card, err := cardOf(opts.Card)
+	if err != nil {
+		return nil, err
+	}
+	cls, _, err := compileClass(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{cls: cls, sim: newSim(cls), card: card}, nil
+}
+
+// call runs fn once and returns its results and the opcode counts.
+func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, [256]int64, error) {
+	var exp *Export
+	for _, e := range r.cls.Exports {
+		if e.Name == fn.Name {
+			exp = e
+		}
+	}
+	if exp == nil {
+		return nil, [256]int64{}, fmt.Errorf("jcvm: %s: %w", fn.Name, errNoExport)
+	}
+	f := exp.Fn.(*ir.Function)
+	jargs, err := marshal(r.cls.W, f, args)
+	if err != nil {
+		return nil, [256]int64{}, err
+	}
+	s := r.sim
+	s.resetArrays()
+	s.Counts = [256]int64{}
+	var cells []int16
+	var refs []int16
+	for _, a := range jargs {
+		switch a.Kind {
+		case KRef:
+			d := make([]int16, len(a.Bytes))
+			for i, b := range a.Bytes {
+				d[i] = int16(int8(b))
+			}
+			ref := s.newArray(&simArray{elem: EByte, data: d})
+			refs = append(refs, ref)
+			cells = append(cells, ref)
+		case KInt:
+			cells = append(cells, int16(a.Val>>16), int16(a.Val))
+		default:
+			cells = append(cells, int16(a.Val))
+		}
+	}
+	ret, err := s.call(exp.Method, cells)
+	if err != nil {
+		return nil, s.Counts, err
+	}
+	k := 0
+	for i := range jargs {
+		if jargs[i].Kind == KRef {
+			d := s.arrays[refs[k]-1].data
+			for j := range jargs[i].Bytes {
+				jargs[i].Bytes[j] = byte(d[j])
+			}
+			k++
+		}
+	}
+	var rv int32
+	switch len(ret) {
+	case 1:
+		rv = int32(ret[0])
+	case 2:
+		rv = join(ret[0], ret[1])
+	}
+	res, err := unmarshal(f, args, jargs, rv, len(ret) > 0)
+	return res, s.Counts, err
+}
+
+// Run calls fn in the simulator; the stats are the opcodes executed and the
+// modeled time of the call as one APDU on the runner's card.
+func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+	res, counts, err := r.call(fn, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := int64(0)
+	for _, c := range counts {
+		n += c
+	}
+	return res, backend.Stats{
+		{Key: "bytecodes", Value: strconv.FormatInt(n, 10)},
+		{Key: "modeled_ms", Value: strconv.FormatFloat(modeledMs(&counts, r.card), 'f', 3, 64)},
+		{Key: "card", Value: r.card.Name},
+	}, nil
+}
+
+// Measure returns the modeled milliseconds of one call of fn as one APDU
+// (the applet's timing INS with N = 1, arguments already on the card).
+func (r *Runner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
+	_, counts, err := r.call(fn, args)
+	if err != nil {
+		return backend.Cost{}, err
+	}
+	ms := modeledMs(&counts, r.card)
+	return backend.Cost{Value: ms, Unit: "ms", Seconds: ms / 1000}, nil
+}
+
+// Close releases nothing: the simulator lives in memory.
+func (r *Runner) Close() error { return nil }
