@@ -3,14 +3,18 @@
 // return need (following if results into both branches' yields, and
 // loop-carried values around the loop), then deletes every unmarked pure or
 // memory-reading instruction, every unneeded if result and loop-carried value,
-// and every if or for left with no effect and no result.
+// and every if or for left with no effect and no result. A call is an effect
+// unless its callee is effect-free (see effectFree): a call of an
+// effect-free function whose results are unused is removed like a pure op.
 //
-// Requires: nothing. Preserves: the meaning (checks are effects and stay).
+// Requires: nothing. Preserves: the meaning (checks are effects and stay,
+// in the caller and in any callee).
 package ir
 
 func dce(m *Module, _ *Options) error {
+	free := effectFree{}
 	for _, f := range m.Funcs {
-		d := &dcer{live: map[*Value]bool{}, owner: map[*Value]*Instr{}, effect: map[*Instr]bool{}}
+		d := &dcer{live: map[*Value]bool{}, owner: map[*Value]*Instr{}, effect: map[*Instr]bool{}, free: free}
 		d.scan(f.Body, nil)
 		d.propagate()
 		d.sweep(f.Body)
@@ -23,6 +27,16 @@ type dcer struct {
 	work   []*Value
 	owner  map[*Value]*Instr // a for body's parameter -> the for
 	effect map[*Instr]bool   // ifs and fors containing an effect
+	free   effectFree
+}
+
+// root reports whether in must stay whatever its results: an effect (a call
+// only when its callee has one) or the return.
+func (d *dcer) root(in *Instr) bool {
+	if in.Op == OpCall {
+		return !d.free.of(in.Callee)
+	}
+	return in.Op.HasEffect() || in.Op == OpReturn
 }
 
 func (d *dcer) mark(v *Value) {
@@ -43,7 +57,7 @@ func (d *dcer) scan(b *Block, parents []*Instr) {
 		for _, blk := range in.Blocks {
 			d.scan(blk, append(parents, in))
 		}
-		if in.Op.HasEffect() || in.Op == OpReturn {
+		if d.root(in) {
 			for _, a := range in.Args {
 				d.mark(a)
 			}
@@ -135,7 +149,7 @@ func (d *dcer) sweep(b *Block) {
 			if len(in.Results) == 0 && !d.effect[in] {
 				continue
 			}
-		case in.Op.IsPure() || in.Op.ReadsMemory():
+		case in.Op.IsPure() || in.Op.ReadsMemory() || (in.Op == OpCall && !d.root(in)):
 			used := false
 			for _, r := range in.Results {
 				used = used || d.live[r]

@@ -55,10 +55,38 @@
 // entry for an exported function's requires, a fault of the caller), call,
 // trace (host output; ignored by the interpreter).
 //
-// A call passes each array argument as a region: the array plus two u32
-// arguments, its first element and its length. Calls exist only before the
-// inline pass; an array result travels through a hidden trailing `mut`
+// A call passes each array argument as a region: the array (in Arrs) plus
+// two u32 arguments after the scalar ones, its first element and its length
+// in elements. An array result travels through a hidden trailing `mut`
 // parameter. Function.Sig keeps the source-level signature.
+//
+// # Calls
+//
+// Options.InlineBudget decides which calls the inline pass keeps (see
+// inline.go): by default none, so each export is one call-free function;
+// with a positive budget (or InlineNone), calls of big functions stay OpCall
+// and their callees stay in the module, a non-exported one as long as
+// something calls it. m.Funcs lists every callee before its callers. What a
+// backend may rely on for a kept call:
+//   - there is no recursion (Verify checks it), so every function may have
+//     one static frame;
+//   - a callee writes only locals (its own and its callees') and the
+//     regions passed to its `mut` array parameters (among them hidden array
+//     results); a `mut` region never overlaps another array argument of the
+//     same call (the checker's rule), so read-only parameters, globals and
+//     the caller's other arrays are unchanged by the call;
+//   - a callee's locals are written before they are read on every call
+//     (the interpreter clears them on entry; a backend need not);
+//   - a callee's checks trap as they would inline; a call is removed only
+//     when its results are unused and its callee (transitively) has no
+//     check, trace or store to a parameter array.
+//
+// After legalization a kept call's Args are the limbs of its scalar
+// arguments (one per limb parameter of the legalized callee, in order), then
+// for each array argument two IndexType limb groups, the region's offset and
+// length, still counted in source elements: the callee sees limbs
+// [off*Per, (off+len)*Per) of Arrs[i], whose Per equals its parameter's.
+// Results are the limbs of the callee's results, in order.
 //
 // # Legalization
 //
@@ -84,9 +112,11 @@
 //
 // # Pipeline
 //
-// Compile = Lower, then Passes in order: inline, then rounds of fold, sroa,
-// copyprop, unroll (budget Options.Unroll), cse and dce, then legalize (when
-// Options.W > 0) and a last cleanup. Each pass is one file whose header says
+// Compile = Lower, then Passes in order: inline (policy
+// Options.InlineBudget), then rounds of fold, sroa, copyprop, unroll (budget
+// Options.Unroll, per function), cse and dce, then legalize (when
+// Options.W > 0) and a last cleanup. Every pass works function by function
+// and accepts calls. Each pass is one file whose header says
 // what it requires and preserves; tests run Verify after every pass and
 // compare Run at every width with the reference VM.
 package ir

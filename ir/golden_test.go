@@ -15,25 +15,47 @@ import (
 // irRunner compiles each stdlib program once per width and runs exports in
 // the IR interpreter.
 type irRunner struct {
-	w     int
-	mu    sync.Mutex
-	cache map[*lang.Program]*Module
+	w      int
+	budget int // Options.InlineBudget
+	mu     sync.Mutex
+	cache  map[*lang.Program]*Module
 }
 
 func (r *irRunner) run(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+	m, err := r.compile(p)
+	if err != nil {
+		return nil, err
+	}
+	return Run(m, fn.Name, args)
+}
+
+func (r *irRunner) compile(p *lang.Program) (*Module, error) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	m, ok := r.cache[p]
 	if !ok {
 		var err error
-		m, err = Compile(p, Options{W: r.w, Unroll: DefaultUnroll, Verify: true})
+		m, err = Compile(p, Options{W: r.w, Unroll: DefaultUnroll, InlineBudget: r.budget, Verify: true})
 		if err != nil {
-			r.mu.Unlock()
 			return nil, err
 		}
 		r.cache[p] = m
 	}
-	r.mu.Unlock()
-	return Run(m, fn.Name, args)
+	return m, nil
+}
+
+// module returns the compiled stdlib module mod.
+func (r *irRunner) module(t *testing.T, mod string) *Module {
+	t.Helper()
+	p, err := golden.Load(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func goldenSeed(t *testing.T) int64 {

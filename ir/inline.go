@@ -1,6 +1,22 @@
-// Pass inline replaces every call by a copy of its callee's body, callees
-// first, so that each exported function becomes one call-free function; then
-// it drops the functions that are not exported.
+// Pass inline replaces calls by copies of their callees' bodies, callees
+// first. Which calls it replaces is Options.InlineBudget's choice:
+//
+//   - InlineAll (0, the default): every call, so that each exported
+//     function becomes one call-free function; the functions that are not
+//     exported are dropped.
+//   - a budget B > 0: each function, once its own chosen calls are
+//     inlined, is optimized on its own (the passes between inline and
+//     legalize) and measured: its size is its instruction count after that,
+//     and after legalization at Options.W (on a copy) when W > 0, since
+//     that is what a backend translates. A call is inlined when its callee's
+//     size is at most B, or when the callee is not exported and this is its
+//     only call site (inlining it then adds no code). Other calls stay.
+//     See inline_policy.go.
+//   - InlineNone (< 0): no call.
+//
+// Afterwards the module holds the exports and every function still called
+// (directly or not) from one; unreachable functions are dropped. m.Funcs
+// lists every callee before its callers.
 //
 // A callee's scalar parameters become the call's arguments. Its array
 // parameters become regions of the caller's arrays: an access p[i] becomes
@@ -9,7 +25,7 @@
 // initializes its locals before reading them, so call sites can share them).
 //
 // Requires: no recursion (the language has none; a cycle is reported as an
-// error). Preserves: everything else; the result has no OpCall.
+// error). Preserves: everything else; with InlineAll the result has no OpCall.
 package ir
 
 import "fmt"
@@ -19,8 +35,34 @@ import "fmt"
 // rather than exhausting memory.
 var maxFunctionSize = 1 << 20
 
-func inline(m *Module, _ *Options) error {
+func inline(m *Module, o *Options) error {
+	order, err := callOrder(m)
+	if err != nil {
+		return err
+	}
+	pl := &inlinePlan{m: m, o: o, size: map[*Function]int{}, sites: map[*Function]int{}}
+	for _, f := range order {
+		walkInstrs(f.Body, func(in *Instr) {
+			if in.Op == OpCall {
+				pl.sites[in.Callee]++
+			}
+		})
+	}
+	for _, f := range order {
+		if err := pl.function(f); err != nil {
+			return err
+		}
+	}
+	m.Funcs = pl.reachable()
+	return nil
+}
+
+// callOrder returns the functions reachable from the exports, every callee
+// before its callers (exports in their order otherwise), or an error naming
+// a recursive call.
+func callOrder(m *Module) ([]*Function, error) {
 	state := map[*Function]int{} // 1: in progress, 2: done
+	var order []*Function
 	var visit func(f *Function) error
 	visit = func(f *Function) error {
 		switch state[f] {
@@ -39,25 +81,18 @@ func inline(m *Module, _ *Options) error {
 		if err != nil {
 			return err
 		}
-		in := &inliner{f: f, locals: map[*Array]*Array{}, sub: subst{}, size: countInstrs(f.Body)}
-		in.block(f.Body)
 		state[f] = 2
-		if in.size > maxFunctionSize {
-			return fmt.Errorf("inline: %s grows beyond %d instructions once its calls are inlined", f.Name, maxFunctionSize)
-		}
+		order = append(order, f)
 		return nil
 	}
-	var kept []*Function
 	for _, f := range m.Funcs {
-		if err := visit(f); err != nil {
-			return err
-		}
 		if f.Export {
-			kept = append(kept, f)
+			if err := visit(f); err != nil {
+				return nil, err
+			}
 		}
 	}
-	m.Funcs = kept
-	return nil
+	return order, nil
 }
 
 type inliner struct {
@@ -65,6 +100,7 @@ type inliner struct {
 	locals map[*Array]*Array // callee local -> this function's copy
 	sub    subst
 	size   int // instructions in f so far
+	plan   *inlinePlan
 }
 
 func (il *inliner) block(b *Block) {
@@ -74,11 +110,12 @@ func (il *inliner) block(b *Block) {
 		for _, blk := range in.Blocks {
 			il.block(blk)
 		}
-		if in.Op != OpCall || il.size > maxFunctionSize {
+		if in.Op != OpCall || il.size > maxFunctionSize || !il.plan.wants(in.Callee) {
 			out = append(out, in)
 			continue
 		}
 		il.size += countInstrs(in.Callee.Body)
+		il.plan.inlined(in.Callee)
 		out = il.expand(in, out)
 	}
 	b.Instrs = out

@@ -259,9 +259,13 @@ func (fr *frame) byteOrder(in *Instr) error {
 	return nil
 }
 
+// callInstr runs a call. After legalization a scalar argument is one limb
+// per limb parameter of the callee, and a region's offset and length are
+// limb groups counting source elements (Per limbs each).
 func (fr *frame) callInstr(in *Instr) error {
 	c := in.Callee
-	ns := len(in.Args) - 2*len(in.Arrs)
+	k := fr.in.m.Limbs(IndexType)
+	ns := len(in.Args) - 2*k*len(in.Arrs)
 	scalars := make([]uint64, ns)
 	for i := range scalars {
 		scalars[i] = fr.vals[in.Args[i].ID]
@@ -269,8 +273,9 @@ func (fr *frame) callInstr(in *Instr) error {
 	arrays := make([][]uint64, len(in.Arrs))
 	for i, a := range in.Arrs {
 		st := fr.arr(a)
-		off := fr.vals[in.Args[ns+2*i].ID]
-		n := fr.vals[in.Args[ns+2*i+1].ID]
+		at := ns + 2*k*i
+		off := fr.group(in.Args[at:at+k]) * uint64(a.Per)
+		n := fr.group(in.Args[at+k:at+2*k]) * uint64(a.Per)
 		if off > uint64(len(st)) || uint64(len(st))-off < n {
 			return fr.oob(in, "region [%d, +%d) out of range of %s (%d)", off, n, a.Name, len(st))
 		}

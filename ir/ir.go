@@ -148,7 +148,8 @@ type Module struct {
 	Globals []*Array
 	Funcs   []*Function
 
-	mu sync.Mutex // Run renumbers values; serialize runs on one module
+	mu    sync.Mutex // Run renumbers values; serialize runs on one module
+	outer *Module    // set on inline's one-function views: callees live there
 }
 
 // Func returns the function named name, or nil.

@@ -25,10 +25,16 @@
 //     compute them).
 //
 // Function parameters and results are split the same way; Function.Sig keeps
-// the source-level signature, and Run converts between the two.
+// the source-level signature, and Run converts between the two. A call that
+// inline kept passes the limb groups of its scalar arguments (one argument
+// per limb parameter of the legalized callee) and, for each array argument,
+// the limb groups of the region's offset and length, still counted in
+// source elements (the region is limbs [off*Per, (off+len)*Per) of an array
+// whose Per is the callee parameter's); its results are the limbs of the
+// callee's results.
 //
-// Requires: inline (no calls). Preserves: the meaning; afterwards m.W = W
-// and no value is wider than W.
+// Requires: nothing (calls may remain). Preserves: the meaning; afterwards
+// m.W = W and no value is wider than W.
 package ir
 
 import (
@@ -41,17 +47,6 @@ func legalize(m *Module, o *Options) error {
 		return fmt.Errorf("module is already legalized (W=%d)", m.W)
 	}
 	w := o.W
-	for _, f := range m.Funcs {
-		var err error
-		walkInstrs(f.Body, func(in *Instr) {
-			if in.Op == OpCall {
-				err = fmt.Errorf("%s still calls %s: inline first", f.Name, in.Callee.Name)
-			}
-		})
-		if err != nil {
-			return err
-		}
-	}
 	for _, g := range m.Globals {
 		splitArray(g, w)
 	}
@@ -260,7 +255,7 @@ func (lz *legalizer) instr(in *Instr) {
 		lz.set(in, lz.selectL(args[0][0], args[1], args[2]))
 	case OpAddC, OpSubB:
 		lz.carryChain(in, args)
-	case OpClmulLo, OpClmulHi, OpAESEnc, OpAESEncLast, OpTrace, OpYield, OpReturn:
+	case OpClmulLo, OpClmulHi, OpAESEnc, OpAESEncLast, OpTrace, OpYield, OpReturn, OpCall:
 		in.Args = lz.groups(in.Args)
 		var rs limbs
 		for _, r := range in.Results {

@@ -17,6 +17,17 @@ type Options struct {
 	// trip count is unrolled when trips × body size ≤ Unroll instructions.
 	// 0 disables unrolling.
 	Unroll int
+	// InlineBudget is the inlining policy (see inline.go). 0 (InlineAll,
+	// the default) inlines every call, so that each export is one call-free
+	// function. A positive budget keeps calls: a call is inlined only when
+	// its callee, after its own optimization (and legalization at W, when
+	// W > 0), has at most InlineBudget instructions, or when the callee is
+	// not exported and this is its only call site; every other call stays an
+	// OpCall and its callee stays in the module (non-exported functions only
+	// while something calls them). InlineNone (any negative value) inlines
+	// nothing. At W=8 a budget of about 16 inlines byte swaps and counter
+	// helpers but keeps BLAKE2b's G (326 instructions) out of line.
+	InlineBudget int
 	// DumpAfter names a pass ("lower" for the lowered IR) after which the IR
 	// is written to Dump, or "all" for every pass.
 	DumpAfter string
@@ -26,7 +37,20 @@ type Options struct {
 	// Verify runs the IR checker after every pass (tests turn it on; Compile
 	// always verifies the final module).
 	Verify bool
+
+	// runPasses, set by Optimize, runs on sub the enabled passes after
+	// the first one named after and before the first one named before (""
+	// for the end), verifying after each when verify is set: inline uses
+	// it to optimize and measure one function. Nil when a pass runs on its
+	// own.
+	runPasses func(sub *Module, after, before string, verify bool) error
 }
+
+// Inlining policies for Options.InlineBudget (a positive value is a budget).
+const (
+	InlineAll  = 0  // inline every call (the default)
+	InlineNone = -1 // inline no call
+)
 
 // DefaultUnroll is a budget that fully unrolls the standard library's rounds.
 const DefaultUnroll = 20000
@@ -41,7 +65,7 @@ type Pass struct {
 
 // Passes is the pipeline, in order. A name may appear more than once.
 var Passes = []Pass{
-	{Name: "inline", Run: inline, Required: true, Doc: "inline every call into the exports"},
+	{Name: "inline", Run: inline, Required: true, Doc: "inline calls into their callers (all of them, or as Options.InlineBudget says)"},
 	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
 	{Name: "sroa", Run: sroa, Doc: "scalar replacement of constant-indexed local arrays"},
 	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
@@ -103,6 +127,9 @@ func Optimize(m *Module, opts Options) error {
 	if opts.DumpAfter != "" && opts.DumpAfter != "all" && !contains(PassNames(), opts.DumpAfter) {
 		return fmt.Errorf("no pass named %q (passes: %s)", opts.DumpAfter, strings.Join(PassNames(), ", "))
 	}
+	opts.runPasses = func(sub *Module, after, before string, verify bool) error {
+		return runBetween(sub, &opts, after, before, verify)
+	}
 	count := map[string]int{}
 	for _, p := range Passes {
 		if !p.Required && contains(opts.Disable, p.Name) {
@@ -120,6 +147,32 @@ func Optimize(m *Module, opts Options) error {
 		}
 	}
 	return m.Verify()
+}
+
+// runBetween runs on sub the enabled passes after the first one named after
+// and before the first one named before ("" for the end of the pipeline).
+func runBetween(sub *Module, o *Options, after, before string, verify bool) error {
+	started := false
+	for _, p := range Passes {
+		switch {
+		case !started:
+			started = p.Name == after
+			continue
+		case p.Name == before:
+			return nil
+		case !p.Required && contains(o.Disable, p.Name):
+			continue
+		}
+		if err := p.Run(sub, o); err != nil {
+			return fmt.Errorf("%s: %w", p.Name, err)
+		}
+		if verify {
+			if err := sub.Verify(); err != nil {
+				return fmt.Errorf("after %s: %w", p.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // after dumps and verifies m after the nth run of pass name, as asked.

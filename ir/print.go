@@ -229,14 +229,27 @@ func (p *printer) body(in *Instr) string {
 	return name + " " + p.uses(in.Args)
 }
 
+// callArgs shows a call's arguments in the callee's parameter order: a
+// scalar (or limb) as its value, an array as arr[offset, length], with
+// limb groups in braces after legalization.
 func (p *printer) callArgs(in *Instr) string {
+	ns := 0
+	for _, prm := range in.Callee.Params {
+		if prm.Arr == nil {
+			ns++
+		}
+	}
+	k := 1
+	if len(in.Arrs) > 0 && len(in.Args) > ns {
+		k = (len(in.Args) - ns) / (2 * len(in.Arrs))
+	}
 	var out []string
 	s, a := 0, 0
-	regions := in.Args[len(in.Args)-2*len(in.Arrs):]
 	for _, prm := range in.Callee.Params {
 		if prm.Arr != nil {
-			if a < len(in.Arrs) {
-				out = append(out, fmt.Sprintf("%s[%s, %s]", in.Arrs[a].Name, p.use(regions[2*a]), p.use(regions[2*a+1])))
+			at := ns + 2*k*a
+			if a < len(in.Arrs) && at+2*k <= len(in.Args) {
+				out = append(out, fmt.Sprintf("%s[%s, %s]", in.Arrs[a].Name, p.group(in.Args[at:at+k]), p.group(in.Args[at+k:at+2*k])))
 			}
 			a++
 		} else {

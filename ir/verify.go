@@ -15,14 +15,27 @@ import (
 //     u64 builtin operands, loop bounds) have the right number of limbs;
 //   - blocks end with the right terminator, yielding the right types;
 //   - arrays belong to the function or the module; only writable ones are
-//     written; calls match their callee's parameters;
+//     written; calls match their callee's parameters (after legalization:
+//     a limb group per scalar parameter, and per array parameter a region
+//     whose offset and length are IndexType limb groups, of an array with
+//     the parameter's element type and Per); callees are functions of the
+//     module and calls form no cycle;
 //   - after legalization no value is wider than W.
 //
 // Tests run Verify after every pass.
 func (m *Module) Verify() error {
 	var errs []string
+	funcs := map[*Function]bool{}
+	for mod := m; mod != nil; mod = mod.outer {
+		for _, f := range mod.Funcs {
+			funcs[f] = true
+		}
+	}
+	if cyc := callCycle(m); cyc != "" {
+		errs = append(errs, "calls form a cycle: "+cyc)
+	}
 	for _, f := range m.Funcs {
-		v := &verifier{m: m, f: f, defined: make(map[*Value]bool, f.nextID), inScope: make(map[*Value]bool, f.nextID), arrays: map[*Array]bool{}}
+		v := &verifier{m: m, f: f, funcs: funcs, defined: make(map[*Value]bool, f.nextID), inScope: make(map[*Value]bool, f.nextID), arrays: map[*Array]bool{}}
 		v.run()
 		errs = append(errs, v.errs...)
 	}
@@ -35,8 +48,37 @@ func (m *Module) Verify() error {
 	return errors.New("ir verify: " + strings.Join(errs, "\n  "))
 }
 
+// callCycle returns a description of a cycle of calls in m, or "".
+func callCycle(m *Module) string {
+	state := map[*Function]int{}
+	var cyc string
+	var visit func(f *Function)
+	visit = func(f *Function) {
+		state[f] = 1
+		walkInstrs(f.Body, func(in *Instr) {
+			if in.Op != OpCall || in.Callee == nil || cyc != "" {
+				return
+			}
+			switch state[in.Callee] {
+			case 0:
+				visit(in.Callee)
+			case 1:
+				cyc = f.Name + " calls " + in.Callee.Name
+			}
+		})
+		state[f] = 2
+	}
+	for _, f := range m.Funcs {
+		if state[f] == 0 && f.Body != nil {
+			visit(f)
+		}
+	}
+	return cyc
+}
+
 type verifier struct {
 	m       *Module
+	funcs   map[*Function]bool // the functions a call may name
 	f       *Function
 	defined map[*Value]bool
 	inScope map[*Value]bool
@@ -466,8 +508,8 @@ func (v *verifier) call(in *Instr) {
 		v.errorf("call without callee")
 		return
 	}
-	if v.m.W > 0 {
-		v.errorf("call after legalization")
+	if !v.funcs[c] {
+		v.errorf("call of %s, which is not in the module", c.Name)
 	}
 	var scalars []*Param
 	var arrays []*Param
@@ -478,7 +520,11 @@ func (v *verifier) call(in *Instr) {
 			scalars = append(scalars, p)
 		}
 	}
-	if len(in.Arrs) != len(arrays) || len(in.Args) != len(scalars)+2*len(arrays) {
+	// After legalization the callee's scalar parameters are limbs already,
+	// one argument each; a region bound is an IndexType limb group.
+	k := v.m.Limbs(IndexType)
+	ns := len(scalars)
+	if len(in.Arrs) != len(arrays) || len(in.Args) != ns+2*k*len(arrays) {
 		v.errorf("call of %s: argument counts do not match", c.Name)
 		return
 	}
@@ -489,20 +535,22 @@ func (v *verifier) call(in *Instr) {
 	}
 	for i, p := range arrays {
 		a := in.Arrs[i]
+		if a == nil {
+			v.errorf("call of %s: nil array", c.Name)
+			continue
+		}
 		if !v.arrays[a] {
 			v.errorf("call of %s: array %s does not belong to the function", c.Name, a.Name)
 		}
-		if a.Elem != p.Arr.Elem {
-			v.errorf("call of %s: array %s has elements %s, want %s", c.Name, a.Name, a.Elem, p.Arr.Elem)
+		if a.Elem != p.Arr.Elem || a.Per != p.Arr.Per {
+			v.errorf("call of %s: array %s has elements %s (%d limbs), want %s (%d)", c.Name, a.Name, a.Elem, a.Per, p.Arr.Elem, p.Arr.Per)
 		}
 		if p.Arr.Mut && (a.Kind == ArrGlobal || (a.Kind == ArrParam && !a.Mut)) {
 			v.errorf("call of %s: read-only %s passed as mut", c.Name, a.Name)
 		}
-		for _, x := range in.Args[len(scalars)+2*i : len(scalars)+2*i+2] {
-			if x != nil && x.Type != IndexType {
-				v.errorf("call of %s: region bound of type %s", c.Name, x.Type)
-			}
-		}
+		off := ns + 2*k*i
+		v.group(in.Args[off:off+k], IndexType, "region offset")
+		v.group(in.Args[off+k:off+2*k], IndexType, "region length")
 	}
 	v.nresults(in, c.Results...)
 }

@@ -231,3 +231,34 @@ func (c *cloner) offset(r region, idx *Value, pos lang.Pos, dst []*Instr) (*Valu
 	add.Pos = pos
 	return add.Results[0], append(dst, add)
 }
+
+// effectFree memoizes which functions a call may be removed of when its
+// results are unused: those that (with every function they call) contain no
+// check (a trap is an effect), no trace and no store to a parameter array.
+// Stores to locals are not effects: a local is the callee's own static
+// frame, written before it is read on every call.
+type effectFree map[*Function]bool
+
+func (e effectFree) of(f *Function) bool {
+	if v, ok := e[f]; ok {
+		return v
+	}
+	e[f] = false // no recursion; a cycle would be reported elsewhere
+	free := true
+	walkInstrs(f.Body, func(in *Instr) {
+		switch in.Op {
+		case OpCheck, OpTrace, OpInvalid:
+			free = false
+		case OpStore, OpStoreLE, OpStoreBE:
+			if in.Arr.Kind != ArrLocal {
+				free = false
+			}
+		case OpCall:
+			if !e.of(in.Callee) {
+				free = false
+			}
+		}
+	})
+	e[f] = free
+	return free
+}
