@@ -3,13 +3,13 @@ package amd64
 import (
 	llir "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
-	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 )
 
-// Lowering of the clmul and AES builtins: PCLMULQDQ/AESENC on <2 x i64>
-// in a hardware variant, the computed code of soft.go otherwise.
+// Lowering of the clmul builtins: PCLMULQDQ on <2 x i64> in a hardware
+// variant, the computed code of soft.go otherwise. The AES rounds are in
+// vec.go (hardware) and soft_emit.go (computed).
 
 // llOps emits wordOps as LLVM instructions at the end of a block.
 type llOps struct {
@@ -83,45 +83,4 @@ func (g *fgen) softClmul(a, b value.Value) value.Value {
 	}
 	lo, hi := softClmul[value.Value](o, a, b)
 	return g.vec2(lo, hi)
-}
-
-// aesRound emits aes_enc or aes_enclast on the state (s0, s1) and key (k0, k1).
-func (g *fgen) aesRound(last bool, s0, s1, k0, k1 value.Value) (value.Value, value.Value) {
-	if !g.v.hw {
-		r := g.cur.NewCall(g.softAESFunc(last), s0, s1, k0, k1)
-		return g.cur.NewExtractValue(r, 0), g.cur.NewExtractValue(r, 1)
-	}
-	name := "llvm.x86.aesni.aesenc"
-	if last {
-		name = "llvm.x86.aesni.aesenclast"
-	}
-	fn := g.intrinsic(name, v2i64, v2i64, v2i64)
-	r := g.cur.NewCall(fn, g.vec2(s0, s1), g.vec2(k0, k1))
-	return g.lane(r, 0), g.lane(r, 1)
-}
-
-var pairType = types.NewStruct(types.I64, types.I64)
-
-// softAESFunc returns the module's computed AES round function: one
-// out-of-line copy, since an unrolled cipher calls it ninety times.
-func (g *modGen) softAESFunc(last bool) *llir.Func {
-	name := "lowentc.soft.round"
-	if last {
-		name = "lowentc.soft.lastround"
-	}
-	if f, ok := g.decls[name]; ok {
-		return f
-	}
-	ps := []*llir.Param{llir.NewParam("s0", types.I64), llir.NewParam("s1", types.I64),
-		llir.NewParam("k0", types.I64), llir.NewParam("k1", types.I64)}
-	f := g.out.NewFunc(name, pairType, ps...)
-	f.Linkage = enum.LinkageInternal
-	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind, enum.FuncAttrReadNone, enum.FuncAttrNoInline)
-	g.decls[name] = f
-	blk := f.NewBlock("entry")
-	o := llOps{g: g, b: &blk}
-	x, y := softAES[value.Value](o, last, ps[0], ps[1], ps[2], ps[3])
-	r := blk.NewInsertValue(constant.NewUndef(pairType), x, 0)
-	blk.NewRet(blk.NewInsertValue(r, y, 1))
-	return f
 }

@@ -170,6 +170,8 @@ type fgen struct {
 	depth      int                  // for loops around the block being emitted
 	defDepth   map[*ir.Value]int    // the loop depth each value is defined at
 	consts     map[uint64]*ir.Value // synthetic constants of pairOp
+	// The bitsliced computed AES (soft_emit.go): values held in a group's planes.
+	sliced map[*ir.Value]sliceRef
 }
 
 func (g *fgen) newBlock() *llir.Block {
@@ -192,7 +194,8 @@ func (g *modGen) function(f *ir.Function, name string, v variant, use builtinUse
 	fg := &fgen{modGen: g, f: f, fn: fn, v: v, vals: map[*ir.Value]value.Value{},
 		arrs: map[*ir.Array]arrInfo{}, fails: map[int]*llir.Block{}, pairs: map[[2]value.Value]value.Value{},
 		pairBlock: map[[2]value.Value]*llir.Block{}, lanes: map[*ir.Value]laneRef{},
-		clmulPairs: map[[2]*ir.Value]value.Value{}, clmulBlock: map[[2]*ir.Value]*llir.Block{}, defDepth: map[*ir.Value]int{}, consts: map[uint64]*ir.Value{}}
+		clmulPairs: map[[2]*ir.Value]value.Value{}, clmulBlock: map[[2]*ir.Value]*llir.Block{}, defDepth: map[*ir.Value]int{}, consts: map[uint64]*ir.Value{},
+		sliced: map[*ir.Value]sliceRef{}}
 	fg.cur = fg.newBlock()
 	if err := fg.bindParams(sig); err != nil {
 		return nil, err
@@ -269,6 +272,8 @@ func (g *fgen) block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
 	var plan *blockPlan
 	if g.v.hw {
 		plan = g.planBlock(b)
+	} else {
+		plan = g.planSoft(b)
 	}
 	for _, in := range b.Instrs {
 		switch in.Op {
@@ -283,7 +288,7 @@ func (g *fgen) block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
 				return nil, err
 			}
 		default:
-			if plan == nil || !g.vecInstr(in, plan) {
+			if !g.vecInstr(in, plan) && !g.softInstr(in, plan) {
 				if err := g.instr(in); err != nil {
 					return nil, err
 				}

@@ -180,29 +180,30 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 		}
 	}
 	if g.v.wide {
-		g.planAESGroups(b, p)
+		size := 2
+		if g.v.zmm {
+			size = 4
+		}
+		g.planAESGroups(b, p, size, false)
 	}
 	return p
 }
 
-// planAESGroups finds runs of two (four with AVX-512) AES rounds of the
-// same kind with the same round key on independent states, nothing between
-// them using an earlier one's results: one VAESENC on a 256-bit (512-bit)
-// register does them all, at the last one's place. A run of three is
-// split two and one.
-func (g *fgen) planAESGroups(b *ir.Block, p *blockPlan) {
-	size := 2
-	if g.v.zmm {
-		size = 4
-	}
+// planAESGroups finds runs of up to size AES rounds of the same kind with
+// the same round key on independent states, nothing between them using an
+// earlier one's results: one VAESENC on a 256-bit (512-bit) register does
+// two (four) of them, at the last one's place, and a run of three is split
+// two and one. With any, a run of any length up to size is one group (the
+// bitsliced computed AES takes up to eight states).
+func (g *fgen) planAESGroups(b *ir.Block, p *blockPlan, size int, any bool) {
 	var open []*ir.Instr
 	var results []*ir.Value
 	flush := func() {
 		n := len(open) &^ 1
-		if len(open) == 4 || len(open) == 2 {
+		if len(open) == 4 || len(open) == 2 || any {
 			n = len(open)
 		}
-		if n >= 2 {
+		if n >= 2 || (any && n == 1) {
 			for _, in := range open[:n-1] {
 				p.aesSkip[in] = true
 			}
@@ -557,6 +558,9 @@ func (g *fgen) hwAES(group []*ir.Instr) {
 // vecInstr emits in with the vector selection of a hardware variant; it
 // reports false when in is left to the scalar selection.
 func (g *fgen) vecInstr(in *ir.Instr, p *blockPlan) bool {
+	if !g.v.hw {
+		return false
+	}
 	if pair, ok := p.loadFirst[in]; ok {
 		g.vecLoad(in, pair)
 		return true
