@@ -2,11 +2,8 @@ package ir
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
@@ -58,23 +55,10 @@ func (r *irRunner) module(t *testing.T, mod string) *Module {
 	return m
 }
 
-func goldenSeed(t *testing.T) int64 {
-	seed := time.Now().UnixNano()
-	if s := os.Getenv("LOWENT_GOLDEN_SEED"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			t.Fatalf("LOWENT_GOLDEN_SEED=%q: %v", s, err)
-		}
-		seed = v
-	}
-	t.Logf("random inputs from seed %d (rerun with LOWENT_GOLDEN_SEED=%d)", seed, seed)
-	return seed
-}
-
 // TestGoldenIR runs the stdlib golden suite (Go's crypto as the reference)
 // on the IR interpreter, unlegalized and legalized at every target width.
 func TestGoldenIR(t *testing.T) {
-	cases := golden.Cases(goldenSeed(t))
+	cases := golden.Cases(golden.Seed(t))
 	for _, w := range widths {
 		t.Run(fmt.Sprintf("W=%d", w), func(t *testing.T) {
 			t.Parallel()

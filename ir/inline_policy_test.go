@@ -17,7 +17,7 @@ const testBudget = 16
 // calls (InlineBudget testBudget, and InlineNone), unlegalized and
 // legalized at every width, and checks that calls really remain.
 func TestGoldenIRCalls(t *testing.T) {
-	cases := golden.Cases(goldenSeed(t))
+	cases := golden.Cases(golden.Seed(t))
 	for _, budget := range []int{testBudget, InlineNone} {
 		for _, w := range widths {
 			t.Run(fmt.Sprintf("budget=%d/W=%d", budget, w), func(t *testing.T) {

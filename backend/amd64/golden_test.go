@@ -1,11 +1,8 @@
 package amd64
 
 import (
-	"os"
-	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/lang"
@@ -45,23 +42,10 @@ func nativeRunner(t *testing.T, hw string) golden.Runner {
 	}
 }
 
-func goldenSeed(t *testing.T) int64 {
-	seed := time.Now().UnixNano()
-	if s := os.Getenv("LOWENT_GOLDEN_SEED"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			t.Fatalf("LOWENT_GOLDEN_SEED=%q: %v", s, err)
-		}
-		seed = v
-	}
-	t.Logf("random inputs from seed %d (rerun with LOWENT_GOLDEN_SEED=%d)", seed, seed)
-	return seed
-}
-
 // TestGolden runs the whole stdlib golden suite natively under --hw none,
 // aes and auto, and on the reference VM, all on the same inputs.
 func TestGolden(t *testing.T) {
-	cases := golden.Cases(goldenSeed(t))
+	cases := golden.Cases(golden.Seed(t))
 	t.Run("vm", func(t *testing.T) {
 		golden.Run(t, func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
 			res, _, err := vm.Run(p, fn, args, vm.Options{})

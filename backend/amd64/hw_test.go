@@ -132,7 +132,7 @@ func TestAutoLevels(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cases []golden.Case
-	for _, c := range golden.Cases(goldenSeed(t)) {
+	for _, c := range golden.Cases(golden.Seed(t)) {
 		if c.Module == "gcm" && (strings.Contains(c.Name, "len=1000") || strings.Contains(c.Name, "len=17/")) {
 			cases = append(cases, c)
 		}
