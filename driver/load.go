@@ -4,6 +4,7 @@
 package driver
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -135,6 +136,10 @@ func validModuleName(s string) bool {
 func readSource(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, pe.Err // the position already names the file
+		}
 		return nil, err
 	}
 	if st.IsDir() {

@@ -69,8 +69,11 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 	return writeOutput(o.out, out.Bytes(), stdout, stderr)
 }
 
-// validateTarget checks --target, --width and --hw.
+// validateTarget checks --target, --width, --hw and -d.
 func validateTarget(o *options, stderr io.Writer) int {
+	if o.dump != "" && o.dump != "all" && !slices.Contains(ir.PassNames(), o.dump) {
+		return usageError(stderr, "-d dump=%s: no such pass (passes: %s, or all)", o.dump, strings.Join(ir.PassNames(), ", "))
+	}
 	if !knownTarget(o.target) {
 		return usageError(stderr, "unknown target %q (targets: %s)", o.target, strings.Join(targetNames, ", "))
 	}
