@@ -13,7 +13,7 @@ import (
 
 func TestSliceSbox(t *testing.T) {
 	c := sboxCircuit()
-	t.Logf("S-box circuit: %d gates", len(c.gates))
+	t.Logf("S-box circuit: %d gates", len(c.Gates))
 	// Bit x of every plane word is input byte x (four words cover 256).
 	for base := 0; base < 256; base += 64 {
 		var in [8]uint64

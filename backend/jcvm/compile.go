@@ -65,7 +65,7 @@ func compileClass(p *lang.Program, opts backend.Options) (*Class, *ir.Module, er
 	if err != nil {
 		return nil, nil, err
 	}
-	rtProg, ds := driver.LoadSource("jcrt.lw", rtSource)
+	rtProg, ds := driver.LoadSource("jcrt.lw", append(append([]byte(nil), rtSource...), sboxLowent()...))
 	if len(ds) > 0 {
 		return nil, nil, fmt.Errorf("BUG: jcvm runtime does not compile: %v", ds)
 	}

@@ -13,7 +13,8 @@ import "strings"
 // The data of 0x10+k and 0x20 gives each parameter in order: an array as its
 // offset in the argument area (2 bytes, big-endian) and, for a slice, its
 // length (2 bytes); a short as 2 bytes, an int as 4. A result comes back as
-// 2 (short) or 4 (int) bytes.
+// 2 (short) or 4 (int) bytes. Only commands that carry data receive it: on
+// T=0 the byte after the header of READ (a case-2 command) is Le, not Lc.
 
 // argAreaSize is the size of the applet's argument area in bytes.
 const argAreaSize = 4096
@@ -22,17 +23,26 @@ func (p *javaPrinter) applet(pkg string) {
 	c := p.cls.Name
 	p.f("\n/** %sApplet gives each export of %s an INS (see docs/jcvm.md). */\n", c, c)
 	p.f("final class %sApplet extends Applet {\n", c)
-	p.f("    private final byte[] args = new byte[%d];\n\n", argAreaSize)
+	p.f("    private final byte[] args = area();\n\n")
 	p.f("    private %sApplet() {\n        %s.init();\n        register();\n    }\n\n", c, c)
 	p.f("    public static void install(byte[] bArray, short bOffset, byte bLength) {\n        new %sApplet();\n    }\n\n", c)
+	// The argument area is RAM when the card has that much, as the cost
+	// model assumes (an EEPROM write costs milliseconds), else EEPROM.
+	p.f("    private static byte[] area() {\n")
+	p.f("        try {\n            return JCSystem.makeTransientByteArray((short) %d, JCSystem.CLEAR_ON_DESELECT);\n", argAreaSize)
+	p.f("        } catch (SystemException e) {\n            return new byte[%d];\n        }\n    }\n\n", argAreaSize)
 	p.f("    public void process(APDU apdu) {\n")
 	p.f("        if (selectingApplet()) {\n            return;\n        }\n")
 	p.f("        byte[] buf = apdu.getBuffer();\n")
-	p.f("        short n = apdu.setIncomingAndReceive();\n")
 	p.f("        short p12 = Util.getShort(buf, ISO7816.OFFSET_P1);\n")
 	p.f("        byte ins = buf[ISO7816.OFFSET_INS];\n")
 	p.f("        if (ins == (byte) 0x01) {\n")
-	p.f("            Util.arrayCopyNonAtomic(buf, ISO7816.OFFSET_CDATA, args, p12, n);\n            return;\n        }\n")
+	p.f("            short n = apdu.setIncomingAndReceive();\n")
+	p.f("            while (n > 0) {\n")
+	p.f("                Util.arrayCopyNonAtomic(buf, ISO7816.OFFSET_CDATA, args, p12, n);\n")
+	p.f("                p12 += n;\n")
+	p.f("                n = apdu.receiveBytes(ISO7816.OFFSET_CDATA);\n")
+	p.f("            }\n            return;\n        }\n")
 	p.f("        if (ins == (byte) 0x02) {\n")
 	p.f("            short le = apdu.setOutgoing();\n")
 	p.f("            apdu.setOutgoingLength(le);\n")
@@ -43,6 +53,10 @@ func (p *javaPrinter) applet(pkg string) {
 	for i, e := range p.cls.Exports {
 		m := e.Method
 		p.f("        if (k == %d) {\n", i)
+		if len(m.Params) > 0 {
+			// At most 255 bytes of parameters: one receive takes them all.
+			p.f("            apdu.setIncomingAndReceive();\n")
+		}
 		var args []string
 		for j, v := range m.Params {
 			name := "a" + itoa(j)

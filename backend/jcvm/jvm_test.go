@@ -20,38 +20,87 @@ import (
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
-// jvmBuild compiles the Java of every stdlib module at one width, with the
-// stub and the driver, into a class directory.
+// jvmBuilt is one width's compiled classes, shared by the JVM tests.
+type jvmBuilt struct {
+	dir     string
+	classes map[string]*Class
+	err     string
+}
+
+var (
+	jvmMu     sync.Mutex
+	jvmBuilds = map[bool]*jvmBuilt{}
+	jvmRoot   string // removed by TestMain
+)
+
+// TestMain removes the shared class directories after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if jvmRoot != "" {
+		os.RemoveAll(jvmRoot)
+	}
+	os.Exit(code)
+}
+
+// jvmBuild returns the class directory holding the Java of every stdlib
+// module at one width, the stub and the drivers, compiling it on first use.
 func jvmBuild(t *testing.T, noInt bool) (string, map[string]*Class) {
 	t.Helper()
+	jvmMu.Lock()
+	defer jvmMu.Unlock()
+	b, ok := jvmBuilds[noInt]
+	if !ok {
+		b = &jvmBuilt{}
+		b.dir, b.classes, b.err = jvmCompile(noInt)
+		jvmBuilds[noInt] = b
+	}
+	if b.err != "" {
+		t.Fatal(b.err)
+	}
+	return b.dir, b.classes
+}
+
+// jvmCompile compiles the Java of every stdlib module at one width, with
+// the stub and the drivers, into a class directory; it returns an error
+// message instead of failing so every test sharing the build reports it.
+func jvmCompile(noInt bool) (string, map[string]*Class, string) {
 	for _, tool := range []string{"javac", "java"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s not found: the jcvm backend's JVM tests need a JDK (javac --release 8 and java)", tool)
+			return "", nil, fmt.Sprintf("%s not found: the jcvm backend's JVM tests need a JDK (javac --release 8 and java)", tool)
 		}
 	}
-	dir := t.TempDir()
+	if jvmRoot == "" {
+		d, err := os.MkdirTemp("", "jcvm-jvm-")
+		if err != nil {
+			return "", nil, err.Error()
+		}
+		jvmRoot = d
+	}
+	dir := filepath.Join(jvmRoot, fmt.Sprintf("noint=%v", noInt))
 	src := filepath.Join(dir, "src", "lowent")
 	if err := os.MkdirAll(src, 0o755); err != nil {
-		t.Fatal(err)
+		return "", nil, err.Error()
 	}
-	files := []string{filepath.Join("testdata", "Driver.java")}
+	files := []string{filepath.Join("testdata", "Driver.java"), filepath.Join("testdata", "AppletDriver.java")}
 	stubs, _ := filepath.Glob(filepath.Join("stub", "javacard", "framework", "*.java"))
 	files = append(files, stubs...)
 	classes := map[string]*Class{}
 	for _, mod := range stdlibModules {
 		p, err := golden.Load(mod)
 		if err != nil {
-			t.Fatal(err)
+			return "", nil, err.Error()
 		}
 		cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
 		if err != nil {
-			t.Fatalf("%s: %v", mod, err)
+			return "", nil, fmt.Sprintf("%s: %v", mod, err)
 		}
 		java := printJava(cls, "lowent")
-		checkJavaSubset(t, mod, java, noInt)
+		if msg := javaSubsetErrors(mod, java, noInt); msg != "" {
+			return "", nil, msg
+		}
 		f := filepath.Join(src, cls.Name+".java")
 		if err := os.WriteFile(f, []byte(java), 0o644); err != nil {
-			t.Fatal(err)
+			return "", nil, err.Error()
 		}
 		files = append(files, f)
 		classes[mod] = cls
@@ -59,22 +108,24 @@ func jvmBuild(t *testing.T, noInt bool) (string, map[string]*Class) {
 	out := filepath.Join(dir, "classes")
 	cmd := exec.Command("javac", append([]string{"--release", "8", "-nowarn", "-d", out}, files...)...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, msg)
+		return "", nil, fmt.Sprintf("javac: %v\n%s", err, msg)
 	}
-	return out, classes
+	return out, classes, ""
 }
 
-// checkJavaSubset rejects Java the Java Card converter would not accept.
-func checkJavaSubset(t *testing.T, mod, java string, noInt bool) {
-	t.Helper()
+// javaSubsetErrors names what in java the Java Card converter would not
+// accept ("" when nothing).
+func javaSubsetErrors(mod, java string, noInt bool) string {
+	var errs []string
 	for _, bad := range []string{"long ", "float ", "double ", "char ", "String", "new int[", "long)", "(long"} {
 		if strings.Contains(java, bad) {
-			t.Errorf("%s: the Java uses %q", mod, strings.TrimSpace(bad))
+			errs = append(errs, fmt.Sprintf("%s: the Java uses %q", mod, strings.TrimSpace(bad)))
 		}
 	}
 	if noInt && (strings.Contains(java, "int ") || strings.Contains(java, "(int)")) {
-		t.Errorf("%s: the --no-int Java uses int", mod)
+		errs = append(errs, fmt.Sprintf("%s: the --no-int Java uses int", mod))
 	}
+	return strings.Join(errs, "\n")
 }
 
 // jvmLine renders one call for the driver.

@@ -1,0 +1,92 @@
+package jcvm
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/stdlib/golden"
+)
+
+// TestAESRoundsTableFree checks the software AES rounds (the methods
+// compiled from rt.lw, and any method they were split into) at both
+// widths: no array load (a table lookup would index memory with secret
+// bytes) and no branch, so their timing cannot depend on the data.
+func TestAESRoundsTableFree(t *testing.T) {
+	for _, noInt := range []bool{false, true} {
+		p, err := golden.Load("gcm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for _, m := range cls.Methods {
+			if !strings.HasPrefix(m.Name, "rt_enc") {
+				continue
+			}
+			seen++
+			for _, in := range m.Code {
+				name := opNames[in.Op]
+				if in.Op != opLabel && (name == "baload" || name == "saload" || name == "iaload" || strings.HasPrefix(name, "if") || strings.HasPrefix(name, "goto")) {
+					t.Errorf("noInt=%v: %s uses %s", noInt, m.Name, name)
+					break
+				}
+			}
+		}
+		if seen < 2 {
+			t.Errorf("noInt=%v: found %d AES round methods, want rt_enc and rt_enclast", noInt, seen)
+		}
+		for _, a := range cls.Fields {
+			if strings.HasPrefix(a.Name, "rt_") && a.Data != nil {
+				t.Errorf("noInt=%v: the runtime has a constant table %s", noInt, a.Name)
+			}
+		}
+	}
+}
+
+// TestAESOpcodeCountsFixed runs aes128_encrypt_block in the simulator on
+// random keys and blocks: the executed opcodes must be the same, count for
+// count, whatever the data.
+func TestAESOpcodeCountsFixed(t *testing.T) {
+	r := rand.New(rand.NewSource(goldenSeed(t)))
+	for _, noInt := range []bool{false, true} {
+		p, err := golden.Load("aes")
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := prepare(p, backend.Options{NoInt: noInt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn := p.Export("aes128_encrypt_block")
+		var first [256]int64
+		for i := 0; i < 4; i++ {
+			args := []lang.Value{golden.Bytes(randBytes(r, 16)), golden.Bytes(randBytes(r, 16)), golden.Bytes(make([]byte, 16))}
+			_, counts, err := run.(*Runner).call(fn, args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				first = counts
+			} else if counts != first {
+				t.Errorf("noInt=%v: opcode counts depend on the data: %s", noInt, countsDiff(first, counts))
+			}
+		}
+	}
+}
+
+func countsDiff(a, b [256]int64) string {
+	var d []string
+	for op := range a {
+		if a[op] != b[op] {
+			d = append(d, fmt.Sprintf("%s %d vs %d", opNames[byte(op)], a[op], b[op]))
+		}
+	}
+	return strings.Join(d, ", ")
+}
