@@ -198,7 +198,7 @@ func randBytes(r *rand.Rand, n int) []byte {
 // export's INS, READ the outputs, compared with Go's crypto; then the timing
 // INS, chained so that N calls give the N-fold hash, and an unknown INS.
 func TestAppletAPDU(t *testing.T) {
-	seed := goldenSeed(t)
+	seed := golden.Seed(t)
 	for _, noInt := range []bool{false, true} {
 		t.Run(fmt.Sprintf("noint=%v", noInt), func(t *testing.T) {
 			classes, cls := jvmBuild(t, noInt)

@@ -54,7 +54,7 @@ func TestAESRoundsTableFree(t *testing.T) {
 // random keys and blocks: the executed opcodes must be the same, count for
 // count, whatever the data.
 func TestAESOpcodeCountsFixed(t *testing.T) {
-	r := rand.New(rand.NewSource(goldenSeed(t)))
+	r := rand.New(rand.NewSource(golden.Seed(t)))
 	for _, noInt := range []bool{false, true} {
 		p, err := golden.Load("aes")
 		if err != nil {

@@ -170,7 +170,7 @@ func argKey(mod, fn string, args []lang.Value) string {
 // with --no-int: every case is first recorded, then all run in one JVM, then
 // the suite checks the recorded answers.
 func TestGoldenJVM(t *testing.T) {
-	seed := goldenSeed(t)
+	seed := golden.Seed(t)
 	for _, noInt := range []bool{false, true} {
 		t.Run(fmt.Sprintf("noint=%v", noInt), func(t *testing.T) {
 			classes, cls := jvmBuild(t, noInt)

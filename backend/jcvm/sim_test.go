@@ -35,7 +35,7 @@ func simRunner(t *testing.T, opts backend.Options) golden.Runner {
 // TestGoldenSim runs the golden suite on the simulated bytecode, with ints
 // and with --no-int.
 func TestGoldenSim(t *testing.T) {
-	seed := goldenSeed(t)
+	seed := golden.Seed(t)
 	for _, noInt := range []bool{false, true} {
 		t.Run(fmt.Sprintf("noint=%v", noInt), func(t *testing.T) {
 			golden.Run(t, simRunner(t, backend.Options{NoInt: noInt}), golden.Cases(seed))
