@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
@@ -100,6 +101,9 @@ func irOptions(o *options) ir.Options {
 // writeOutput writes data to path whole or not at all (a temporary file in
 // the same directory, renamed into place), or to stdout when path is empty.
 func writeOutput(path string, data []byte, stdout, stderr io.Writer) int {
+	if path == "" && !utf8.Valid(data) && isTerminal(stdout) {
+		return usageError(stderr, "the artifact is binary: write it to a file with -o FILE")
+	}
 	if path == "" || path == "-" {
 		if _, err := stdout.Write(data); err != nil {
 			return failf(stderr, "writing output: %v", err)
@@ -110,6 +114,16 @@ func writeOutput(path string, data []byte, stdout, stderr io.Writer) int {
 		return failf(stderr, "%v", err)
 	}
 	return exitOK
+}
+
+// isTerminal reports whether w is a character device such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func writeFileAtomic(path string, data []byte) error {
