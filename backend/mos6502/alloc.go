@@ -10,6 +10,7 @@ import (
 type interval struct {
 	start, end int
 	weight     int // uses scaled by loop depth: heavier values get zero page first
+	id         int // creation order: the allocator's tie-break, so output is deterministic
 }
 
 // liveness numbers the instructions of a function body and computes each
@@ -48,7 +49,7 @@ func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
 	number(f.Body, 0)
 	def := func(v *ir.Value, p int) {
 		if _, ok := lv.iv[v]; !ok {
-			lv.iv[v] = &interval{start: p, end: p}
+			lv.iv[v] = &interval{start: p, end: p, id: len(lv.iv)}
 		}
 	}
 	var loops []*ir.Instr
@@ -165,7 +166,10 @@ func allocate(lv *liveness, zp []int) (map[*interval]int, int) {
 		if a.weight != b.weight {
 			return a.weight > b.weight
 		}
-		return a.start < b.start
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return a.id < b.id
 	})
 	var slots [][]*interval
 	free := func(s int, iv *interval) bool {

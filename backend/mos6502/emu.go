@@ -13,8 +13,16 @@ type machine struct {
 	cpu *cpu.CPU
 }
 
+// newMachine returns a machine whose RAM holds $FF everywhere, as in
+// sim65: code that reads a byte it never wrote then misbehaves in tests
+// instead of passing by the luck of zeroed memory.
 func newMachine() *machine {
 	m := cpu.NewFlatMemory()
+	ff := make([]byte, 0x10000)
+	for i := range ff {
+		ff[i] = 0xff
+	}
+	m.StoreBytes(0, ff)
 	return &machine{mem: m, cpu: cpu.NewCPU(cpu.NMOS, m)}
 }
 

@@ -18,20 +18,21 @@ const (
 // paramABI is where the caller puts one parameter of an export.
 type paramABI struct {
 	Name  string
-	Ptr   int   // array: zero-page address of its 2-byte pointer
-	Len   int   // slice: zero-page address of its 2-byte length; 0 otherwise
-	Limbs []int // scalar: zero-page address of each byte, least significant first
+	Ptr   int    // array: zero-page address of its 2-byte pointer
+	Len   int    // slice: zero-page address of its 2-byte length; 0 otherwise
+	Loc   string // scalar (one limb): its storage operand
+	Limbs []int  // scalar: the address of Loc, once assembled
 }
 
 // funcABI describes one export: its entry label and where its parameters and
 // results live.
 type funcABI struct {
-	Name    string
-	Label   string
-	Params  []paramABI // in ir.Function.Params order
-	Results []int      // zero-page address of each result byte
-	Checks  []*ir.CheckInfo
-	ZPTop   int // highest zero-page address used
+	Name       string
+	Label      string
+	Params     []paramABI // in ir.Function.Params order
+	ResultLocs []string   // storage operand of each result byte
+	Results    []int      // their addresses, once assembled
+	ZPTop      int        // highest zero-page address used (callees included)
 }
 
 // fgen generates one function.
@@ -44,6 +45,7 @@ type fgen struct {
 	known map[*ir.Value]byte   // values known to be constant
 	abi   *funcABI
 	arrs  map[*ir.Array]arrInfo
+	slen  map[*ir.Array]int // slice parameters: zero-page address of the length
 	lin   *linearPlan
 
 	aHolds    *ir.Value // the value the accumulator holds (also in its slot unless forwarded)

@@ -12,27 +12,31 @@ import (
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
-// runners caches one compiled program per stdlib module.
-type runners struct {
-	mu   sync.Mutex
-	rs   map[*lang.Program]*Runner
-	errs map[*lang.Program]error
-}
+// testBuilds caches one compiled program per stdlib module for all the
+// tests of the package (the configuration search is the slow part).
+var testBuilds = struct {
+	mu    sync.Mutex
+	progs map[string]*program
+	errs  map[string]error
+}{progs: map[string]*program{}, errs: map[string]error{}}
 
-func (c *runners) get(t testing.TB, p *lang.Program) (*Runner, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if r, ok := c.rs[p]; ok {
-		return r, c.errs[p]
+// stdlibProgram returns the compiled program of a stdlib module (p, when
+// not nil, is its loaded source).
+func stdlibProgram(mod string, p *lang.Program) (*program, error) {
+	testBuilds.mu.Lock()
+	defer testBuilds.mu.Unlock()
+	if prog, ok := testBuilds.progs[mod]; ok {
+		return prog, testBuilds.errs[mod]
+	}
+	if p == nil {
+		var err error
+		if p, err = golden.Load(mod); err != nil {
+			return nil, err
+		}
 	}
 	prog, err := build(p, backend.Options{}, layout{org: runOrg, linear: true})
-	if err != nil {
-		c.rs[p], c.errs[p] = nil, err
-		return nil, err
-	}
-	r := &Runner{prog: prog}
-	c.rs[p] = r
-	return r, nil
+	testBuilds.progs[mod], testBuilds.errs[mod] = prog, err
+	return prog, err
 }
 
 func goldenSeed(t *testing.T) int64 {
@@ -50,22 +54,14 @@ func goldenSeed(t *testing.T) int64 {
 
 // TestGolden runs the whole golden suite in the emulator.
 func TestGolden(t *testing.T) {
-	c := &runners{rs: map[*lang.Program]*Runner{}, errs: map[*lang.Program]error{}}
 	run := func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-		r, err := c.get(t, p)
+		prog, err := stdlibProgram(p.Root.Module, p)
 		if err != nil {
 			return nil, err
 		}
+		r := &Runner{prog: prog}
 		res, _, err := r.Run(fn, args)
 		return res, err
 	}
-	// blake2b and gcm do not fit in 64 KiB yet (every call is inlined and
-	// even without unrolling the code is 115-170 KiB): see docs/mos6502.md.
-	var cases []golden.Case
-	for _, c := range golden.Cases(goldenSeed(t)) {
-		if c.Module != "blake2b" && c.Module != "gcm" {
-			cases = append(cases, c)
-		}
-	}
-	golden.Run(t, run, cases)
+	golden.Run(t, run, golden.Cases(goldenSeed(t)))
 }

@@ -13,6 +13,7 @@ import (
 type layout struct {
 	org    int  // first address of the tables (page aligned)
 	linear bool // synthesize linear maps into tables
+	prg    bool // a C64 program: BASIC stub and driver (prg.go) before org
 }
 
 // modgen generates one module.
@@ -25,8 +26,11 @@ type modgen struct {
 	tabIdx  map[string]int
 	globals map[*ir.Array]string
 	funcs   []*funcABI
-	nabs    int // absolute value slots (label vb)
-	ytmp    int // parallel-copy temporaries (label yt)
+	frames  map[*ir.Function]*frame
+	zpRes   map[*ir.Function]int // zero page kept free for callers' pointers
+	checks  []*ir.CheckInfo      // a trap's id is its index + 1
+	nabs    int                  // absolute value slots (label vb)
+	ytmp    int                  // parallel-copy temporaries (label yt)
 	locals  []localArr
 }
 
@@ -50,9 +54,10 @@ func (mg *modgen) addTable(t []byte) int {
 }
 
 // generate emits the TMP source of m's exports named in only (all when
-// only is nil) and their ABIs.
-func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcABI, error) {
-	mg := &modgen{m: m, lay: lay, need: map[string]bool{}, tabIdx: map[string]int{}, globals: map[*ir.Array]string{}}
+// only is nil) and of the functions they call, and the exports' ABIs.
+func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcABI, []*ir.CheckInfo, error) {
+	mg := &modgen{m: m, lay: lay, need: map[string]bool{}, tabIdx: map[string]int{}, globals: map[*ir.Array]string{},
+		frames: map[*ir.Function]*frame{}}
 	for i, gl := range m.Globals {
 		mg.globals[gl] = fmt.Sprintf("g%d", i)
 	}
@@ -64,17 +69,62 @@ func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcAB
 			}
 		}()
 		labels := map[string]bool{}
-		for _, f := range m.Funcs {
-			if !f.Export || (only != nil && !only[f.Name]) {
-				continue
+		fs := reachable(m, only)
+		mg.zpRes = zpReserve(fs)
+		for _, f := range fs {
+			var abi *funcABI
+			if abi, err = mg.genFunc(f, labels); err != nil {
+				return
 			}
-			mg.funcs = append(mg.funcs, mg.genFunc(f, labels))
+			if f.Export && (only == nil || only[f.Name]) {
+				mg.funcs = append(mg.funcs, abi)
+			}
+		}
+		if len(mg.checks) > 255 {
+			err = fmt.Errorf("mos6502: %d run-time checks, more than 255", len(mg.checks))
 		}
 	}()
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	return mg.assemble(), mg.funcs, nil
+	return mg.assemble(), mg.funcs, mg.checks, nil
+}
+
+// reachable returns the functions of m the exports named in only (all
+// when nil) need, callees first (m.Funcs' order).
+func reachable(m *ir.Module, only map[string]bool) []*ir.Function {
+	need := map[*ir.Function]bool{}
+	var visit func(f *ir.Function)
+	visit = func(f *ir.Function) {
+		if need[f] {
+			return
+		}
+		need[f] = true
+		var walk func(b *ir.Block)
+		walk = func(b *ir.Block) {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCall {
+					visit(in.Callee)
+				}
+				for _, blk := range in.Blocks {
+					walk(blk)
+				}
+			}
+		}
+		walk(f.Body)
+	}
+	for _, f := range m.Funcs {
+		if f.Export && (only == nil || only[f.Name]) {
+			visit(f)
+		}
+	}
+	var out []*ir.Function
+	for _, f := range m.Funcs {
+		if need[f] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // entryLabel is an export's label: its name cut to 15 characters, unique.
@@ -91,40 +141,38 @@ func entryLabel(name string, taken map[string]bool) string {
 	return l
 }
 
-// genFunc generates one export.
-func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) *funcABI {
+// genFunc generates one function in its static frame (frame.go). An
+// export's entry saves the stack pointer for traps, then falls into the
+// body that calls from other functions jump to.
+func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, error) {
 	f.Renumber()
 	g := &fgen{g: mg, f: f, a: &mg.code, loc: map[*ir.Value]string{}, known: map[*ir.Value]byte{},
-		arrs: map[*ir.Array]arrInfo{}, inA: map[*ir.Value]bool{}}
-	abi := &funcABI{Name: f.Name, Label: entryLabel(f.Name, labels)}
+		arrs: map[*ir.Array]arrInfo{}, inA: map[*ir.Value]bool{}, slen: map[*ir.Array]int{}}
+	abi := &funcABI{Name: f.Name}
 	g.abi = abi
-	zp := zpFirst
-	for _, p := range f.Params {
+	fr := &frame{label: fmt.Sprintf("fn%d", len(mg.frames))}
+	fa := mg.frameBase(f)
+	if err := g.layoutParams(&fa, fr); err != nil {
+		return nil, err
+	}
+	si := 0
+	for i, p := range f.Params {
 		pa := paramABI{Name: p.Name}
 		if p.Val != nil {
-			pa.Limbs = []int{zp}
-			g.loc[p.Val] = fmt.Sprintf("$%02x", zp)
-			zp++
+			pa.Loc = fr.scalars[si]
+			si++
 		} else {
-			pa.Ptr = zp
-			g.arrs[p.Arr] = arrInfo{ptr: zp}
-			zp += 2
-			if p.Arr.IsSlice() {
-				pa.Len = zp
-				zp += 2
-			}
+			ap := fr.arrays[i-si]
+			pa.Ptr, pa.Len = ap.ptr, ap.len
 		}
 		abi.Params = append(abi.Params, pa)
 	}
-	for range f.Results {
-		abi.Results = append(abi.Results, zp)
-		zp++
-	}
+	abi.ResultLocs = fr.results
 	for gl, l := range mg.globals {
 		g.arrs[gl] = arrInfo{label: l}
 	}
 	for i, a := range f.Locals {
-		l := fmt.Sprintf("b%d_%d", len(mg.funcs), i)
+		l := fmt.Sprintf("b%d_%d", len(mg.frames), i)
 		g.arrs[a] = arrInfo{label: l}
 		mg.locals = append(mg.locals, localArr{l, a.Len})
 	}
@@ -136,6 +184,8 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) *funcABI {
 		g.lin = planLinear(g)
 	}
 	g.lv = computeLiveness(f, g.lin)
+	g.schedule(f.Body)
+	g.lv = computeLiveness(f, g.lin)
 	// Values needing no storage: constants, lengths, known index limbs,
 	// and bytes consumed through tables only.
 	for v := range g.lv.iv {
@@ -146,25 +196,32 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) *funcABI {
 		}
 	}
 	where, nslots := allocate(g.lv, nil)
-	nzp := zpLast - zp + 1
+	nzp := max(0, zpLast-fa.zp+1-mg.zpRes[f])
 	for v, iv := range g.lv.iv {
 		s := where[iv]
 		if s < nzp {
-			g.loc[v] = fmt.Sprintf("$%02x", zp+s)
+			g.loc[v] = fmt.Sprintf("$%02x", fa.zp+s)
 		} else {
-			g.loc[v] = fmt.Sprintf("vb+%d", s-nzp)
+			g.loc[v] = fmt.Sprintf("vb+%d", fa.abs+s-nzp)
 		}
 	}
-	abi.ZPTop = min(zpLast, zp+nslots-1)
-	mg.nabs = max(mg.nabs, nslots-nzp)
-	g.a.comment(fmt.Sprintf("export %s", f.Name))
-	g.a.label(abi.Label)
-	g.a.op("cld")
-	g.a.op("tsx")
-	g.a.op("stx savesp")
+	fr.zpEnd = fa.zp + min(nslots, nzp)
+	fr.absEnd = fa.abs + max(0, nslots-nzp)
+	abi.ZPTop = fr.zpEnd - 1
+	mg.nabs = max(mg.nabs, fr.absEnd)
+	g.a.comment(fmt.Sprintf("%s", f.QualName))
+	if f.Export {
+		abi.Label = entryLabel(f.Name, labels)
+		g.a.label(abi.Label)
+		g.a.op("cld")
+		g.a.op("tsx")
+		g.a.op("stx savesp")
+	}
+	g.a.label(fr.label)
 	g.forget()
 	g.block(f.Body)
-	return abi
+	mg.frames[f] = fr
+	return abi, nil
 }
 
 // prepare records what storage-free values are known: slice lengths (in
@@ -206,10 +263,8 @@ func (g *fgen) prepare(b *ir.Block) {
 }
 
 func (g *fgen) paramLen(a *ir.Array) int {
-	for i, p := range g.f.Params {
-		if p.Arr == a {
-			return g.abi.Params[i].Len
-		}
+	if l := g.slen[a]; l != 0 {
+		return l
 	}
 	g.bug("slice %s is not a parameter", a.Name)
 	return 0
@@ -225,16 +280,16 @@ func (mg *modgen) assemble() string {
 		out.comment(fmt.Sprintf("%s: jsr %s", f.Name, f.Label))
 		for _, p := range f.Params {
 			switch {
-			case p.Limbs != nil:
-				out.comment(fmt.Sprintf(" %s at $%02x", p.Name, p.Limbs[0]))
+			case p.Loc != "":
+				out.comment(fmt.Sprintf(" %s at %s", p.Name, p.Loc))
 			case p.Len != 0:
 				out.comment(fmt.Sprintf(" %s ptr $%02x len $%02x", p.Name, p.Ptr, p.Len))
 			default:
 				out.comment(fmt.Sprintf(" %s ptr $%02x", p.Name, p.Ptr))
 			}
 		}
-		if len(f.Results) > 0 {
-			out.comment(fmt.Sprintf(" results at $%02x", f.Results[0]))
+		if len(f.ResultLocs) > 0 {
+			out.comment(fmt.Sprintf(" results at %s", f.ResultLocs[0]))
 		}
 		out.comment(fmt.Sprintf(" zero page $02-$%02x", f.ZPTop))
 	}

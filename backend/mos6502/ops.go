@@ -281,10 +281,12 @@ func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
 		g.a.op("lda %s", g.opnd(args[0]))
 		g.clobberA()
 		g.a.op("bne %s", l)
-		g.a.op("ldx #$%02x", (len(g.abi.Checks)+1)&0xff)
+		g.g.checks = append(g.g.checks, in.Check)
+		g.a.op("ldx #$%02x", len(g.g.checks)&0xff)
 		g.a.op("jmp trap")
 		g.lblKeepC(l)
-		g.abi.Checks = append(g.abi.Checks, in.Check)
+	case ir.OpCall:
+		g.call(in)
 	case ir.OpIf:
 		g.ifInstr(in)
 	case ir.OpFor:
@@ -292,7 +294,7 @@ func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
 	case ir.OpReturn:
 		for i, a := range args {
 			g.loadA(a)
-			g.a.op("sta $%02x", g.abi.Results[i])
+			g.a.op("sta %s", g.abi.ResultLocs[i])
 		}
 		g.a.op("rts")
 	default:

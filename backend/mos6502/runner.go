@@ -17,6 +17,9 @@ type program struct {
 	img  *image
 	abis map[string]*funcABI
 	src  string
+	cfg  config // the IR configuration it was compiled with
+	// checks are the module's run-time checks: trap id i is checks[i-1].
+	checks []*ir.CheckInfo
 }
 
 // Runner runs exports of one program in the cycle-counting emulator.
@@ -148,8 +151,8 @@ func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []p
 func (p *program) collect(m *machine, name string, abi *funcABI, args []lang.Value, bufs []placed) ([]lang.Value, error) {
 	f := p.mod.Func(name)
 	if id := int(m.mem.LoadByte(uint16(p.img.labels["trapid"]))); id != 0 {
-		if id <= len(abi.Checks) && abi.Checks[id-1] != nil {
-			c := abi.Checks[id-1]
+		if id <= len(p.checks) && p.checks[id-1] != nil {
+			c := p.checks[id-1]
 			return nil, &ir.Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
 		}
 		return nil, fmt.Errorf("trap (check %d)", id)

@@ -5,6 +5,7 @@
 package mos6502
 
 import (
+	"crypto/sha256"
 	"fmt"
 
 	"github.com/lowent/lowentc/backend"
@@ -16,7 +17,7 @@ func init() {
 	backend.Register(&backend.Target{
 		Name:    "mos6502",
 		Width:   8,
-		Emits:   []string{"asm"},
+		Emits:   []string{"asm", "prg"},
 		Compile: compileArtifact,
 		Prepare: func(p *lang.Program, opts backend.Options) (backend.Runner, error) {
 			prog, err := build(p, opts, layout{org: runOrg, linear: true})
@@ -43,6 +44,34 @@ const (
 // program fits.
 var unrollBudgets = []int{ir.DefaultUnroll, 8000, 4000, 2000, 1000, 500, 200, 0}
 
+// inlineBudgets are the IR inlining policies tried for each unroll budget:
+// everything inlined first, then ever more calls kept. Unrolling comes
+// first: a callee kept out of line once and unrolled beats copies of it
+// rolled up.
+var inlineBudgets = []int{ir.InlineAll, 2000, 400, 100, 16}
+
+// config is one (unroll, inline) choice of the IR pipeline.
+type config struct{ unroll, inline int }
+
+// configs lists the choices for speed or size, most preferred first.
+func configs(size bool) []config {
+	var cs []config
+	if size {
+		for _, ib := range []int{16, ir.InlineNone} {
+			for _, u := range []int{200, 0} {
+				cs = append(cs, config{u, ib})
+			}
+		}
+		return cs
+	}
+	for _, u := range unrollBudgets {
+		for _, ib := range inlineBudgets {
+			cs = append(cs, config{u, ib})
+		}
+	}
+	return cs
+}
+
 func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 	switch opts.Emit {
 	case "asm":
@@ -51,56 +80,122 @@ func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 			return nil, err
 		}
 		return []byte(prog.src), nil
+	case "prg":
+		prog, err := build(p, opts, layout{org: prgOrg, linear: true, prg: true})
+		if err != nil {
+			return nil, err
+		}
+		return append([]byte{byte(prog.img.org), byte(prog.img.org >> 8)}, prog.img.data...), nil
 	}
-	return nil, fmt.Errorf("mos6502: cannot emit %q (asm)", opts.Emit)
+	return nil, fmt.Errorf("mos6502: cannot emit %q (asm, prg)", opts.Emit)
 }
 
-// build compiles p with the largest unroll budget whose program fits.
+// build compiles p with the most preferred configuration whose program
+// fits.
 func build(p *lang.Program, opts backend.Options, lay layout) (*program, error) {
 	limit := codeLimit - lay.org
-	budgets := unrollBudgets
-	if opts.Opt == "size" {
+	size := opts.Opt == "size"
+	if size {
 		limit = sizeLimit
-		budgets = []int{500, 200, 0}
+		lay.linear = false // 256 bytes a table: shifts are smaller
 	} else if opts.Opt != "" && opts.Opt != "speed" {
 		return nil, fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
 	}
 	var last error
-	for _, u := range budgets {
-		prog, err := buildWith(p, opts, lay, u)
+	seen := map[[32]byte]error{}
+	for _, c := range configs(size) {
+		prog, err := buildSeen(p, opts, lay, c, limit, seen)
+		if _, tooBig := err.(*fitError); tooBig {
+			last = err
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		size := len(prog.img.data)
-		if size <= limit && prog.img.labels != nil {
-			return prog, nil
-		}
-		last = fmt.Errorf("mos6502: program is %d bytes, more than the %d available", size, limit)
+		return prog, nil
 	}
 	return nil, last
 }
 
-func buildWith(p *lang.Program, opts backend.Options, lay layout, unroll int) (*program, error) {
-	m, err := ir.Compile(p, ir.Options{W: 8, Unroll: unroll, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
+// buildWith compiles p with one configuration; a program longer than
+// limit bytes is an error.
+func buildWith(p *lang.Program, opts backend.Options, lay layout, c config, limit int) (*program, error) {
+	return buildSeen(p, opts, lay, c, limit, nil)
+}
+
+// buildSeen is buildWith remembering, in seen (when not nil), the outcome
+// of each distinct IR module: configurations that give the same IR (an
+// unroll budget larger than every loop, say) are generated once.
+func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limit int, seen map[[32]byte]error) (*program, error) {
+	m, err := ir.Compile(p, ir.Options{W: 8, Unroll: c.unroll, InlineBudget: c.inline, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
 	if err != nil {
 		return nil, err
 	}
-	src, abis, err := generate(m, lay, nil)
+	if seen != nil {
+		key := sha256.Sum256([]byte(m.String()))
+		if err, ok := seen[key]; ok {
+			return nil, err
+		}
+		prog, err := buildModule(m, lay, c, limit)
+		seen[key] = err
+		return prog, err
+	}
+	return buildModule(m, lay, c, limit)
+}
+
+// buildModule generates, assembles and checks the program of m.
+func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error) {
+	var only map[string]bool
+	if lay.prg {
+		if m.Func(prgExport) == nil || !m.Func(prgExport).Export {
+			return nil, fmt.Errorf("mos6502: --emit prg needs an export %s(msg: []u8, out: mut [32]u8)", prgExport)
+		}
+		only = map[string]bool{prgExport: true}
+	}
+	src, abis, checks, err := generate(m, lay, only)
 	if err != nil {
 		return nil, err
 	}
-	if est := estimateSize(src); est > 0x10000-lay.org {
-		// Too big to assemble at all: say so without running 64tass.
-		return &program{mod: m, img: &image{org: lay.org, data: make([]byte, est)}, src: src}, nil
+	if est := estimateSize(src); est > limit {
+		// Too big: say so without running 64tass.
+		return nil, &fitError{fmt.Sprintf("mos6502: program is about %d bytes, more than the %d available", est, limit)}
 	}
-	img, err := assemble64tass(src, false)
+	src = fmt.Sprintf("; ir: unroll %d, inline %d\n", c.unroll, c.inline) + src
+	base := lay.org
+	if lay.prg {
+		drv, err := driverSource(abis[0])
+		if err != nil {
+			return nil, err
+		}
+		src = prgSource(drv, src)
+		base = 0x0801
+	}
+	img, err := assemble64tass(src, lay.prg)
 	if err != nil {
 		return nil, err
 	}
-	img.org = lay.org
-	prog := &program{mod: m, img: img, abis: map[string]*funcABI{}, src: src}
+	if lay.prg {
+		img.data = img.data[2:] // the load address
+		if img.labels["drvend"] > lay.org {
+			return nil, fmt.Errorf("BUG: mos6502: the C64 driver ends at $%04x, past $%04x", img.labels["drvend"], lay.org)
+		}
+	}
+	img.org = base
+	if end := base + len(img.data); end-lay.org > limit {
+		return nil, &fitError{fmt.Sprintf("mos6502: program is %d bytes, more than the %d available", end-lay.org, limit)}
+	}
+	prog := &program{mod: m, img: img, abis: map[string]*funcABI{}, src: src, checks: checks, cfg: c}
 	for _, a := range abis {
+		if err := img.resolveABI(a); err != nil {
+			return nil, err
+		}
 		prog.abis[a.Name] = a
 	}
 	return prog, nil
 }
+
+// fitError says a configuration's program does not fit (memory or zero
+// page): build then tries the next one.
+type fitError struct{ msg string }
+
+func (e *fitError) Error() string { return e.msg }

@@ -86,3 +86,48 @@ func firstLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// addr returns the address a storage operand ("$xx", "label" or
+// "label+N") names in the assembled image.
+func (img *image) addr(opnd string) (int, error) {
+	if strings.HasPrefix(opnd, "$") {
+		n, err := strconv.ParseInt(opnd[1:], 16, 32)
+		return int(n), err
+	}
+	label, off, _ := strings.Cut(opnd, "+")
+	a, ok := img.labels[label]
+	if !ok {
+		return 0, fmt.Errorf("mos6502: no label %q in the image", label)
+	}
+	if off != "" {
+		n, err := strconv.Atoi(off)
+		if err != nil {
+			return 0, err
+		}
+		a += n
+	}
+	return a, nil
+}
+
+// resolveABI fills in the addresses of an export's scalar parameters and
+// results from their storage operands.
+func (img *image) resolveABI(a *funcABI) error {
+	for i := range a.Params {
+		if p := &a.Params[i]; p.Loc != "" {
+			n, err := img.addr(p.Loc)
+			if err != nil {
+				return err
+			}
+			p.Limbs = []int{n}
+		}
+	}
+	a.Results = a.Results[:0]
+	for _, r := range a.ResultLocs {
+		n, err := img.addr(r)
+		if err != nil {
+			return err
+		}
+		a.Results = append(a.Results, n)
+	}
+	return nil
+}

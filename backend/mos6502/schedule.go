@@ -1,0 +1,90 @@
+package mos6502
+
+import "github.com/lowent/lowentc/ir"
+
+// Scheduling. Legalization emits a word operation as its limbs one after
+// the other (all four bytes of a^b, then all four of the AND, ...), so
+// every byte goes through its slot: `sta` then `lda` again. schedule
+// moves each cheap, pure instruction whose only use is later in the same
+// block to just before that use, operands first, so that a byte computed
+// for one consumer flows to it in A (block's forwarding) and its slot
+// disappears. Only instructions that leave the carry alone move (XOR,
+// AND, OR, NOT, copies, table lookups), so a carry chain that kept its
+// carry in the flag still does with such work between its steps.
+
+// sinkable reports whether in may move down to its user.
+func (g *fgen) sinkable(in *ir.Instr) bool {
+	if g.lin.skip(in) || len(in.Results) != 1 || g.lv.uses[in.Results[0]] != 1 {
+		return false
+	}
+	if g.lin.root(in) != nil {
+		return true
+	}
+	switch in.Op {
+	case ir.OpXor, ir.OpAnd, ir.OpOr, ir.OpNot, ir.OpCopy, ir.OpZext, ir.OpTrunc:
+		return true
+	}
+	return false
+}
+
+// reads returns the values in's code reads (a linear root reads its leaves).
+func (g *fgen) reads(in *ir.Instr) []*ir.Value {
+	if g.lin.skip(in) {
+		return nil
+	}
+	if r := g.lin.root(in); r != nil {
+		vs := make([]*ir.Value, len(r.terms))
+		for i, t := range r.terms {
+			vs[i] = t.in
+		}
+		return vs
+	}
+	return in.Args
+}
+
+// schedule reorders b and the blocks nested in it.
+func (g *fgen) schedule(b *ir.Block) {
+	for _, in := range b.Instrs {
+		for _, blk := range in.Blocks {
+			g.schedule(blk)
+		}
+	}
+	// Single uses read directly by an instruction of b (not from a nested
+	// block, which the use count would also include).
+	direct := map[*ir.Value]int{}
+	for _, in := range b.Instrs {
+		for _, v := range g.reads(in) {
+			direct[v]++
+		}
+	}
+	sink := map[*ir.Instr]bool{}
+	for _, in := range b.Instrs {
+		if in.Op != ir.OpYield && in.Op != ir.OpReturn && g.sinkable(in) && direct[in.Results[0]] == 1 {
+			sink[in] = true
+		}
+	}
+	if len(sink) == 0 {
+		return
+	}
+	out := make([]*ir.Instr, 0, len(b.Instrs))
+	done := map[*ir.Instr]bool{}
+	var emit func(in *ir.Instr)
+	emit = func(in *ir.Instr) {
+		for _, v := range g.reads(in) {
+			if d := v.Def; d != nil && sink[d] && !done[d] {
+				emit(d)
+			}
+		}
+		done[in] = true
+		out = append(out, in)
+	}
+	for _, in := range b.Instrs {
+		if !sink[in] {
+			emit(in)
+		}
+	}
+	if len(out) != len(b.Instrs) {
+		g.bug("scheduling lost instructions (%d of %d)", len(out), len(b.Instrs))
+	}
+	b.Instrs = out
+}
