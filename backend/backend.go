@@ -87,3 +87,19 @@ func Lookup(name string) (*Target, bool) {
 	t, ok := targets[name]
 	return t, ok
 }
+
+// FitLine fits y = slope*x + intercept by least squares: how `bench
+// --block` turns costs of 1, 2, 4, ... blocks into a cost per block.
+func FitLine(xs, ys []float64) (slope, intercept float64) {
+	n := float64(len(xs))
+	var sx, sy, sxx, sxy float64
+	for i := range xs {
+		sx += xs[i]
+		sy += ys[i]
+		sxx += xs[i] * xs[i]
+		sxy += xs[i] * ys[i]
+	}
+	slope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
+	intercept = (sy - slope*sx) / n
+	return slope, intercept
+}

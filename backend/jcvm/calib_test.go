@@ -46,7 +46,8 @@ func slopeMs(t *testing.T, mod, export string, block int, opts backend.Options, 
 		}
 		xs, ys = append(xs, float64(n)), append(ys, ms)
 	}
-	return lsSlope(xs, ys)
+	slope, _ := backend.FitLine(xs, ys)
+	return slope
 }
 
 // benchArgs gives the last slice parameter n random bytes, fixed arrays
@@ -80,18 +81,6 @@ func benchArgs(fn *lang.FuncDecl, n int, rng *rand.Rand) []lang.Value {
 		}
 	}
 	return vals
-}
-
-func lsSlope(xs, ys []float64) float64 {
-	var sx, sy, sxx, sxy float64
-	for i := range xs {
-		sx += xs[i]
-		sy += ys[i]
-		sxx += xs[i] * xs[i]
-		sxy += xs[i] * ys[i]
-	}
-	n := float64(len(xs))
-	return (n*sxy - sx*sy) / (n*sxx - sx*sx)
 }
 
 // TestCalibration refits the card factor on the notebook's two int variants

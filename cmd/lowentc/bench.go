@@ -61,7 +61,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "blocks=%d bytes=%d cost=%.6g %s\n", k, k*o.block, cost.Value, cost.Unit)
 		xs, ys = append(xs, float64(k)), append(ys, cost.Value)
 	}
-	slope, intercept := leastSquares(xs, ys)
+	slope, intercept := backend.FitLine(xs, ys)
 	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s\n", slope, unit, intercept, unit)
 	return exitOK
 }
@@ -146,19 +146,4 @@ func benchArgs(fn *lang.FuncDecl, data, n, outLen int) []lang.Value {
 		}
 	}
 	return vals
-}
-
-// leastSquares fits y = slope*x + intercept.
-func leastSquares(xs, ys []float64) (slope, intercept float64) {
-	n := float64(len(xs))
-	var sx, sy, sxx, sxy float64
-	for i := range xs {
-		sx += xs[i]
-		sy += ys[i]
-		sxx += xs[i] * xs[i]
-		sxy += xs[i] * ys[i]
-	}
-	slope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
-	intercept = (sy - slope*sx) / n
-	return slope, intercept
 }
