@@ -1,6 +1,7 @@
 package randprog
 
 import (
+	"github.com/lowent/lowentc/driver"
 	"math/rand/v2"
 
 	"github.com/lowent/lowentc/lang"
@@ -95,28 +96,6 @@ func sliceLen(r *rand.Rand, sizes []int) int {
 		return max(0, min(l, MaxSliceLen))
 	default:
 		return r.IntN(MaxSliceLen + 1)
-	}
-}
-
-func flatLen(t lang.Type) int {
-	if a, ok := t.(*lang.ArrayType); ok {
-		return a.Len * flatLen(a.Elem)
-	}
-	return 1
-}
-
-func leafBits(t lang.Type) int {
-	for {
-		switch x := t.(type) {
-		case *lang.ArrayType:
-			t = x.Elem
-		case *lang.SliceType:
-			t = x.Elem
-		case *lang.WordType:
-			return x.Bits
-		default:
-			panic("BUG: randprog: array of non-words")
-		}
 	}
 }
 
@@ -371,3 +350,8 @@ func evalReq(fn *lang.FuncDecl, args []lang.Value, e lang.Expr) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// flatLen and leafBits read array types the way the run arguments do.
+func flatLen(t lang.Type) int { return driver.FlatLen(t) }
+
+func leafBits(t lang.Type) int { return driver.ElemWord(t).Bits }
