@@ -3,6 +3,7 @@ package mos6502
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -22,8 +23,19 @@ func TestCC65Peer(t *testing.T) {
 			t.Fatalf("%s not found (apt-get install cc65): %v", tool, err)
 		}
 	}
-	bin := filepath.Join(t.TempDir(), "csha")
-	if out, err := exec.Command("cl65", "-O", "-t", "sim6502", "-o", bin, filepath.Join("testdata", "sha256.c")).CombinedOutput(); err != nil {
+	// cl65 leaves its object file beside the source: build a copy in a
+	// temporary directory so the checkout stays clean.
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "sha256.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	csrc := filepath.Join(dir, "sha256.c")
+	if err := os.WriteFile(csrc, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "csha")
+	if out, err := exec.Command("cl65", "-O", "-t", "sim6502", "-o", bin, csrc).CombinedOutput(); err != nil {
 		t.Fatalf("cl65: %v\n%s", err, out)
 	}
 	run := func(args ...string) (string, uint64) {

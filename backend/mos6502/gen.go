@@ -52,7 +52,10 @@ type fgen struct {
 	cHolds    *ir.Value // the bool the carry flag holds
 	cInv      bool      // the carry holds the negation of cHolds (subb borrows)
 	inA       map[*ir.Value]bool
-	lastClmul []*ir.Value // operands of the product in the clmul helper's output
+	lastClmul []*ir.Value        // operands of the product in the clmul helper's output
+	tp        *tpKey             // the address in the pointer at zpTP (--opt size), nil when unknown
+	y         int                // Y's value when address set it (--opt size), else -1
+	skipOr    map[*ir.Value]bool // b|k indices only addressed as (arr+b),y: never computed
 	nabs      int
 	absLbl    string
 }
@@ -98,7 +101,10 @@ func (g *fgen) mem(v *ir.Value) string {
 	return s
 }
 
-func (g *fgen) forget() { g.aHolds, g.cHolds, g.lastClmul = nil, nil, nil }
+func (g *fgen) forget() {
+	g.aHolds, g.cHolds, g.lastClmul, g.tp = nil, nil, nil, nil
+	g.y = -1
+}
 
 // loadA puts v in the accumulator unless it is there already.
 func (g *fgen) loadA(v *ir.Value) {
@@ -132,4 +138,7 @@ func (g *fgen) lbl(name string) {
 }
 
 // lblKeep places a label reached only by branches that keep A and C.
-func (g *fgen) lblKeep(name string) { g.a.label(name) }
+func (g *fgen) lblKeep(name string) {
+	g.a.label(name)
+	g.tp, g.y = nil, -1
+}

@@ -55,8 +55,23 @@ func (g *fgen) address(arr *ir.Array, idx []*ir.Value) string {
 	if setup, operand, ok := g.simpleAddr(arr, idx); ok {
 		if setup != "" {
 			g.a.op("%s", setup)
+			g.y = -1
 		}
 		return operand
+	}
+	key := tpKey{arr: arr, lo: idx[0]}
+	off := 0
+	if len(idx) > 1 {
+		key.hi = idx[1]
+	}
+	if g.g.lay.size {
+		// Under --opt size, arr[b|k] with b's low bits zero is
+		// (arr+b),y with y = k: one pointer serves a run of accesses.
+		key.lo, off = splitLow(g, idx[0])
+		if g.tp != nil && *g.tp == key {
+			g.setY(off)
+			return fmt.Sprintf("($%02x),y", zpTP)
+		}
 	}
 	info := g.arrs[arr]
 	lo, hi := fmt.Sprintf("$%02x", info.ptr), fmt.Sprintf("$%02x", info.ptr+1)
@@ -65,7 +80,7 @@ func (g *fgen) address(arr *ir.Array, idx []*ir.Value) string {
 	}
 	g.a.op("clc")
 	g.a.op("lda %s", lo)
-	g.a.op("adc %s", g.opnd(idx[0]))
+	g.a.op("adc %s", g.opnd(key.lo))
 	g.a.op("sta $%02x", zpTP)
 	g.a.op("lda %s", hi)
 	if len(idx) > 1 {
@@ -74,10 +89,106 @@ func (g *fgen) address(arr *ir.Array, idx []*ir.Value) string {
 		g.a.op("adc #$00")
 	}
 	g.a.op("sta $%02x", zpTP+1)
-	g.a.op("ldy #$00")
+	if g.g.lay.size {
+		g.y = -1
+		g.setY(off)
+		g.tp = &key
+	} else {
+		g.a.op("ldy #$%02x", off)
+	}
 	g.clobberA()
 	g.cHolds = nil
 	return fmt.Sprintf("($%02x),y", zpTP)
+}
+
+// setY puts k in Y, by INY when Y holds k-1 (--opt size only).
+func (g *fgen) setY(k int) {
+	switch {
+	case g.y >= 0 && g.y == k:
+	case g.y >= 0 && g.y == k-1:
+		g.a.op("iny")
+	default:
+		g.a.op("ldy #$%02x", k)
+	}
+	g.y = k
+}
+
+// tpKey names the address in the pointer at zpTP: arr + lo + 256*hi.
+type tpKey struct {
+	arr    *ir.Array
+	lo, hi *ir.Value
+}
+
+// splitLow returns b and k when v = b | k with k below a power of two that
+// divides b (so b | k = b + k), else v and 0.
+func splitLow(g *fgen, v *ir.Value) (*ir.Value, int) {
+	d := v.Def
+	if d == nil || d.Op != ir.OpOr || len(d.Args) != 2 {
+		return v, 0
+	}
+	b, kv := d.Args[0], d.Args[1]
+	k, ok := g.constOf(kv)
+	if !ok {
+		return v, 0
+	}
+	if _, isConst := g.constOf(b); isConst || b.Def == nil || b.Def.Op != ir.OpShl || len(b.Def.Args) != 2 {
+		return v, 0
+	}
+	sh, ok := g.constOf(b.Def.Args[1])
+	if !ok || sh >= 8 || int(k) >= 1<<sh {
+		return v, 0
+	}
+	return b, int(k)
+}
+
+// simpleShape reports, before storage exists, whether simpleAddr will
+// address arr[idx] without arithmetic.
+func (g *fgen) simpleShape(arr *ir.Array, idx []*ir.Value) bool {
+	for _, v := range idx[min(2, len(idx)):] {
+		if c, k := g.constOf(v); !k || c != 0 {
+			return false
+		}
+	}
+	c1, k1 := byte(0), true
+	if len(idx) > 1 {
+		c1, k1 = g.constOf(idx[1])
+	}
+	return k1 && (g.arrs[arr].label != "" || c1 == 0)
+}
+
+// absorbedOrs returns the b|k values (splitLow) whose every use is the
+// first index of a load or store that computes its address: address then
+// reads b and puts k in y, so the OR itself is never emitted.
+func (g *fgen) absorbedOrs(b *ir.Block) map[*ir.Value]bool {
+	absorbed := map[*ir.Value]int{}
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, in := range b.Instrs {
+			var idx []*ir.Value
+			switch in.Op {
+			case ir.OpLoad, ir.OpLoadLE, ir.OpLoadBE:
+				idx = in.Args
+			case ir.OpStore, ir.OpStoreLE, ir.OpStoreBE:
+				idx = in.Args[:len(in.Args)-1]
+			}
+			if len(idx) > 0 && !g.simpleShape(in.Arr, idx) {
+				if base, _ := splitLow(g, idx[0]); base != idx[0] {
+					absorbed[idx[0]]++
+				}
+			}
+			for _, blk := range in.Blocks {
+				walk(blk)
+			}
+		}
+	}
+	walk(b)
+	out := map[*ir.Value]bool{}
+	for v, n := range absorbed {
+		if n == g.lv.uses[v] {
+			out[v] = true
+		}
+	}
+	return out
 }
 
 func (g *fgen) load(in *ir.Instr) {

@@ -14,6 +14,7 @@ type layout struct {
 	org    int  // first address of the tables (page aligned)
 	linear bool // synthesize linear maps into tables
 	prg    bool // a C64 program: BASIC stub and driver (prg.go) before org
+	size   bool // --opt size: reuse computed pointers, shared helpers
 }
 
 // modgen generates one module.
@@ -146,7 +147,7 @@ func entryLabel(name string, taken map[string]bool) string {
 // body that calls from other functions jump to.
 func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, error) {
 	f.Renumber()
-	g := &fgen{g: mg, f: f, a: &mg.code, loc: map[*ir.Value]string{}, known: map[*ir.Value]byte{},
+	g := &fgen{g: mg, y: -1, f: f, a: &mg.code, loc: map[*ir.Value]string{}, known: map[*ir.Value]byte{},
 		arrs: map[*ir.Array]arrInfo{}, inA: map[*ir.Value]bool{}, slen: map[*ir.Array]int{}}
 	abi := &funcABI{Name: f.Name}
 	g.abi = abi
@@ -186,10 +187,15 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	g.lv = computeLiveness(f, g.lin)
 	g.schedule(f.Body)
 	g.lv = computeLiveness(f, g.lin)
+	if mg.lay.size {
+		g.skipOr = g.absorbedOrs(f.Body)
+	}
 	// Values needing no storage: constants, lengths, known index limbs,
-	// and bytes consumed through tables only.
+	// bytes consumed through tables only and indices absorbed into y.
 	for v := range g.lv.iv {
-		if _, ok := g.constOf(v); ok {
+		if g.skipOr[v] {
+			delete(g.lv.iv, v)
+		} else if _, ok := g.constOf(v); ok {
 			delete(g.lv.iv, v)
 		} else if _, ok := g.loc[v]; ok {
 			delete(g.lv.iv, v)

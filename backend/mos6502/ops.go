@@ -156,7 +156,7 @@ func (g *fgen) accOrder(a, b *ir.Value) (*ir.Value, *ir.Value) {
 
 // instr emits one instruction; rest are the instructions after it in its block.
 func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
-	if g.lin.skip(in) {
+	if g.lin.skip(in) || len(in.Results) == 1 && g.skipOr[in.Results[0]] {
 		return
 	}
 	if r := g.lin.root(in); r != nil {

@@ -98,6 +98,7 @@ func build(p *lang.Program, opts backend.Options, lay layout) (*program, error) 
 	if size {
 		limit = sizeLimit
 		lay.linear = false // 256 bytes a table: shifts are smaller
+		lay.size = true
 	} else if opts.Opt != "" && opts.Opt != "speed" {
 		return nil, fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
 	}
