@@ -55,6 +55,7 @@ type blockPlan struct {
 	storePair map[*ir.Instr][2]*ir.Instr // second store -> (lower, higher address)
 	aesSkip   map[*ir.Instr]bool         // an AES round emitted with its group's last
 	aesGroup  map[*ir.Instr][]*ir.Instr  // last round of a group -> the group
+	laneArith bool                       // word ops stay in vectors (vec_lanes.go)
 }
 
 // indexOf splits an index value into a base value and a constant offset.
@@ -179,6 +180,7 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 			}
 		}
 	}
+	p.laneArith = hasClmul(b) && !hasAES(b)
 	if g.v.wide {
 		size := 2
 		if g.v.zmm {
@@ -577,7 +579,9 @@ func (g *fgen) vecInstr(in *ir.Instr, p *blockPlan) bool {
 	}
 	switch in.Op {
 	case ir.OpXor, ir.OpAnd, ir.OpOr:
-		return g.laneOp(in)
+		return g.laneOp(in) || (p.laneArith && g.laneArith(in))
+	case ir.OpShl, ir.OpShr, ir.OpFshl, ir.OpFshr:
+		return p.laneArith && g.laneArith(in)
 	case ir.OpCopy:
 		if l, ok := g.lanes[in.Args[0]]; ok {
 			g.lanes[in.Results[0]] = l
