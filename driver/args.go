@@ -121,12 +121,7 @@ func paramList(fn *lang.FuncDecl) string {
 }
 
 // FlatLen is the number of words in a (possibly nested) array type.
-func FlatLen(t lang.Type) int {
-	if a, ok := t.(*lang.ArrayType); ok {
-		return a.Len * FlatLen(a.Elem)
-	}
-	return 1
-}
+func FlatLen(t lang.Type) int { return lang.FlatLen(t) }
 
 // ElemWord is the word type at the bottom of an array or slice type.
 func ElemWord(t lang.Type) *lang.WordType {

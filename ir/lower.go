@@ -87,25 +87,6 @@ func irType(t lang.Type, pos lang.Pos) Type {
 	return TInvalid
 }
 
-// leaf returns the word type at the bottom of nested arrays and slices.
-func leaf(t lang.Type) lang.Type {
-	for {
-		e := lang.ElemOf(t)
-		if e == nil {
-			return t
-		}
-		t = e
-	}
-}
-
-// flatLen is the number of words a value of array type t holds.
-func flatLen(t lang.Type) int {
-	if at, ok := t.(*lang.ArrayType); ok {
-		return at.Len * flatLen(at.Elem)
-	}
-	return 1
-}
-
 // stride is the number of words in one element of an array or slice type.
 func stride(t lang.Type) int { return flatLen(lang.ElemOf(t)) }
 
@@ -358,3 +339,8 @@ func unparen(e lang.Expr) lang.Expr {
 		e = p.X
 	}
 }
+
+// leaf and flatLen read nested array types (see lang.LeafType, lang.FlatLen).
+func leaf(t lang.Type) lang.Type { return lang.LeafType(t) }
+
+func flatLen(t lang.Type) int { return lang.FlatLen(t) }

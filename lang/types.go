@@ -235,3 +235,24 @@ func (s FeatureSet) String() string {
 	}
 	return strings.Join(names, ",")
 }
+
+// FlatLen is the number of words a value of type t holds: the product of
+// nested array lengths, 1 for a word or bool (a slice has no fixed length
+// and counts as 1 element here; callers that allow slices size them apart).
+func FlatLen(t Type) int {
+	if a, ok := t.(*ArrayType); ok {
+		return a.Len * FlatLen(a.Elem)
+	}
+	return 1
+}
+
+// LeafType is the word (or bool) type at the bottom of nested arrays and slices.
+func LeafType(t Type) Type {
+	for {
+		e := ElemOf(t)
+		if e == nil {
+			return t
+		}
+		t = e
+	}
+}

@@ -235,17 +235,6 @@ func stride(t lang.Type) int {
 	return flatLen(e)
 }
 
-// leafType is the word type at the bottom of nested arrays and slices.
-func leafType(t lang.Type) lang.Type {
-	for {
-		e := lang.ElemOf(t)
-		if e == nil {
-			return t
-		}
-		t = e
-	}
-}
-
 func isArrayish(t lang.Type) bool {
 	switch t.(type) {
 	case *lang.ArrayType, *lang.SliceType:
@@ -278,3 +267,6 @@ func flattenConst(cv *lang.ConstVal, t lang.Type, out []uint64) []uint64 {
 	}
 	return out
 }
+
+// leafType is the word type at the bottom of nested arrays and slices.
+func leafType(t lang.Type) lang.Type { return lang.LeafType(t) }
