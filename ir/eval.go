@@ -138,6 +138,9 @@ func evalBuiltin(op Op, a []uint64) []uint64 {
 	case OpAESEncLast:
 		x, y := lang.AESEncLast(a[0], a[1], a[2], a[3])
 		return []uint64{x, y}
+	case OpSHA256Rnds2, OpSHA256Msg1, OpSHA256Msg2:
+		r := lang.SHA256Builtin(shaBuiltin[op], a)
+		return r[:]
 	}
 	panic("BUG: evalBuiltin of " + op.String())
 }

@@ -13,7 +13,8 @@ import (
 // the IR interpreter.
 type irRunner struct {
 	w      int
-	budget int // Options.InlineBudget
+	budget int             // Options.InlineBudget
+	feats  lang.FeatureSet // Options.Features
 	mu     sync.Mutex
 	cache  map[*lang.Program]*Module
 }
@@ -32,7 +33,7 @@ func (r *irRunner) compile(p *lang.Program) (*Module, error) {
 	m, ok := r.cache[p]
 	if !ok {
 		var err error
-		m, err = Compile(p, Options{W: r.w, Unroll: DefaultUnroll, InlineBudget: r.budget, Verify: true})
+		m, err = Compile(p, Options{W: r.w, Unroll: DefaultUnroll, InlineBudget: r.budget, Features: r.feats, Verify: true})
 		if err != nil {
 			return nil, err
 		}
@@ -63,6 +64,16 @@ func TestGoldenIR(t *testing.T) {
 		t.Run(fmt.Sprintf("W=%d", w), func(t *testing.T) {
 			t.Parallel()
 			r := &irRunner{w: w, cache: map[*lang.Program]*Module{}}
+			golden.Run(t, r.run, cases)
+		})
+	}
+	// With every feature: the SHA-256 builtins stay instructions at W=0
+	// and 64 and are expanded by pass features at 32 and 8.
+	all, _ := lang.ParseFeatures("all")
+	for _, w := range []int{0, 64, 32, 8} {
+		t.Run(fmt.Sprintf("W=%d/have=all", w), func(t *testing.T) {
+			t.Parallel()
+			r := &irRunner{w: w, feats: all, cache: map[*lang.Program]*Module{}}
 			golden.Run(t, r.run, cases)
 		})
 	}

@@ -117,6 +117,17 @@ func (fr *frame) exec(b *Block) (*Instr, error) {
 			}
 			r0, r1 := eval2(op, in.Args[0].Type, vals[in.Args[0].ID], vals[in.Args[1].ID], c)
 			vals[in.Results[0].ID], vals[in.Results[1].ID] = r0, r1
+		case OpSHA256Rnds2, OpSHA256Msg1, OpSHA256Msg2:
+			args := make([]uint64, len(in.Args))
+			for i, a := range in.Args {
+				args[i] = vals[a.ID]
+			}
+			for i, r := range evalBuiltin(op, args) {
+				vals[in.Results[i].ID] = r
+			}
+		case OpHave:
+			// The interpreter is a machine without any of the features.
+			vals[in.Results[0].ID] = 0
 		case OpClmulLo, OpClmulHi, OpAESEnc, OpAESEncLast:
 			n := fr.in.m.Limbs(U64)
 			args := make([]uint64, len(in.Args)/n)

@@ -81,6 +81,10 @@ func (fl *fnLowerer) expr(e lang.Expr) *Value {
 		return fl.b.Const(irType(e.Type(), e.Pos), e.Val)
 	case *lang.BoolLit:
 		return fl.b.Const(Bool, b2u(e.Val))
+	case *lang.HaveExpr:
+		in := fl.b.Instr(OpHave, []Type{Bool})
+		in.Aux = uint64(e.Feat)
+		return in.Results[0]
 	case *lang.Ident:
 		return fl.ident(e)
 	case *lang.IndexExpr:
@@ -158,7 +162,7 @@ func pure(e lang.Expr) bool {
 	switch e := e.(type) {
 	case *lang.ParenExpr:
 		return pure(e.X)
-	case *lang.IntLit, *lang.BoolLit, *lang.Ident:
+	case *lang.IntLit, *lang.BoolLit, *lang.Ident, *lang.HaveExpr:
 		return true
 	case *lang.IndexExpr:
 		return !e.Checked && pure(e.X) && pure(e.Index)
@@ -381,6 +385,18 @@ func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
 		}
 		in := fl.b.Instr(op, []Type{U64, U64}, xs...)
 		return []operand{{v: in.Results[0]}, {v: in.Results[1]}}
+	case lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2:
+		op := map[lang.BuiltinID]Op{lang.BSHA256Rnds2: OpSHA256Rnds2, lang.BSHA256Msg1: OpSHA256Msg1, lang.BSHA256Msg2: OpSHA256Msg2}[bi.ID]
+		var xs []*Value
+		for _, x := range a {
+			xs = append(xs, fl.expr(x))
+		}
+		in := fl.b.Instr(op, []Type{U32, U32, U32, U32}, xs...)
+		ops := make([]operand, 4)
+		for i, r := range in.Results {
+			ops[i] = operand{v: r}
+		}
+		return ops
 	case lang.BSelect:
 		c := fl.expr(a[0])
 		x := fl.expr(a[1])

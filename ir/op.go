@@ -54,6 +54,16 @@ const (
 	OpClmulHi    // (a, b u64) -> u64
 	OpAESEnc     // (s0, s1, k0, k1 u64) -> (u64, u64)
 	OpAESEncLast // (s0, s1, k0, k1 u64) -> (u64, u64)
+	// The SHA-256 builtins on u32 lanes (lang.SHA256Rnds2...). They exist
+	// only in IR that is not legalized below W=64: pass features expands
+	// them into plain u32 arithmetic everywhere else.
+	OpSHA256Rnds2 // (cdgh 4 u32, abef 4 u32, wk0, wk1 u32) -> 4 u32
+	OpSHA256Msg1  // (x 4 u32, y 4 u32) -> 4 u32
+	OpSHA256Msg2  // (x 4 u32, y 4 u32) -> 4 u32
+	// OpHave is `have FEATURE` (Aux = the lang.Feature): a bool a backend
+	// answers per compiled variant. Pass features folds it unless
+	// Options.KeepHave.
+	OpHave
 
 	// Memory. Arr is the array; indexes and offsets are IndexType (a limb
 	// group after legalization).
@@ -95,53 +105,57 @@ type opInfo struct {
 }
 
 var opInfos = [numOps]opInfo{
-	OpInvalid:    {"invalid", classEffect, -1},
-	OpConst:      {"const", classPure, 0},
-	OpCopy:       {"copy", classPure, 1},
-	OpAdd:        {"add", classPure, 2},
-	OpSub:        {"sub", classPure, 2},
-	OpMul:        {"mul", classPure, 2},
-	OpDivU:       {"divu", classPure, 2},
-	OpRemU:       {"remu", classPure, 2},
-	OpAnd:        {"and", classPure, 2},
-	OpOr:         {"or", classPure, 2},
-	OpXor:        {"xor", classPure, 2},
-	OpNot:        {"not", classPure, 1},
-	OpNeg:        {"neg", classPure, 1},
-	OpShl:        {"shl", classPure, 2},
-	OpShr:        {"shr", classPure, 2},
-	OpRotl:       {"rotl", classPure, 2},
-	OpRotr:       {"rotr", classPure, 2},
-	OpFshl:       {"fshl", classPure, 2},
-	OpFshr:       {"fshr", classPure, 2},
-	OpEq:         {"eq", classPure, 2},
-	OpNe:         {"ne", classPure, 2},
-	OpUlt:        {"ult", classPure, 2},
-	OpUle:        {"ule", classPure, 2},
-	OpZext:       {"zext", classPure, 1},
-	OpTrunc:      {"trunc", classPure, 1},
-	OpSelect:     {"select", classPure, 3},
-	OpAddC:       {"addc", classPure, 3},
-	OpSubB:       {"subb", classPure, 3},
-	OpMulW:       {"mulw", classPure, 2},
-	OpClmulLo:    {"clmul_lo", classPure, 2},
-	OpClmulHi:    {"clmul_hi", classPure, 2},
-	OpAESEnc:     {"aes_enc", classPure, 4},
-	OpAESEncLast: {"aes_enclast", classPure, 4},
-	OpLoad:       {"load", classRead, 1},
-	OpStore:      {"store", classEffect, 2},
-	OpLen:        {"len", classRead, 0},
-	OpLoadLE:     {"loadle", classRead, 1},
-	OpLoadBE:     {"loadbe", classRead, 1},
-	OpStoreLE:    {"storele", classEffect, 2},
-	OpStoreBE:    {"storebe", classEffect, 2},
-	OpCheck:      {"check", classEffect, 1},
-	OpCall:       {"call", classEffect, -1},
-	OpTrace:      {"trace", classEffect, -1},
-	OpIf:         {"if", classControl, 1},
-	OpFor:        {"for", classControl, -1},
-	OpYield:      {"yield", classControl, -1},
-	OpReturn:     {"return", classControl, -1},
+	OpInvalid:     {"invalid", classEffect, -1},
+	OpConst:       {"const", classPure, 0},
+	OpCopy:        {"copy", classPure, 1},
+	OpAdd:         {"add", classPure, 2},
+	OpSub:         {"sub", classPure, 2},
+	OpMul:         {"mul", classPure, 2},
+	OpDivU:        {"divu", classPure, 2},
+	OpRemU:        {"remu", classPure, 2},
+	OpAnd:         {"and", classPure, 2},
+	OpOr:          {"or", classPure, 2},
+	OpXor:         {"xor", classPure, 2},
+	OpNot:         {"not", classPure, 1},
+	OpNeg:         {"neg", classPure, 1},
+	OpShl:         {"shl", classPure, 2},
+	OpShr:         {"shr", classPure, 2},
+	OpRotl:        {"rotl", classPure, 2},
+	OpRotr:        {"rotr", classPure, 2},
+	OpFshl:        {"fshl", classPure, 2},
+	OpFshr:        {"fshr", classPure, 2},
+	OpEq:          {"eq", classPure, 2},
+	OpNe:          {"ne", classPure, 2},
+	OpUlt:         {"ult", classPure, 2},
+	OpUle:         {"ule", classPure, 2},
+	OpZext:        {"zext", classPure, 1},
+	OpTrunc:       {"trunc", classPure, 1},
+	OpSelect:      {"select", classPure, 3},
+	OpAddC:        {"addc", classPure, 3},
+	OpSubB:        {"subb", classPure, 3},
+	OpMulW:        {"mulw", classPure, 2},
+	OpClmulLo:     {"clmul_lo", classPure, 2},
+	OpClmulHi:     {"clmul_hi", classPure, 2},
+	OpAESEnc:      {"aes_enc", classPure, 4},
+	OpAESEncLast:  {"aes_enclast", classPure, 4},
+	OpSHA256Rnds2: {"sha256_rnds2", classPure, 10},
+	OpSHA256Msg1:  {"sha256_msg1", classPure, 8},
+	OpSHA256Msg2:  {"sha256_msg2", classPure, 8},
+	OpHave:        {"have", classPure, 0},
+	OpLoad:        {"load", classRead, 1},
+	OpStore:       {"store", classEffect, 2},
+	OpLen:         {"len", classRead, 0},
+	OpLoadLE:      {"loadle", classRead, 1},
+	OpLoadBE:      {"loadbe", classRead, 1},
+	OpStoreLE:     {"storele", classEffect, 2},
+	OpStoreBE:     {"storebe", classEffect, 2},
+	OpCheck:       {"check", classEffect, 1},
+	OpCall:        {"call", classEffect, -1},
+	OpTrace:       {"trace", classEffect, -1},
+	OpIf:          {"if", classControl, 1},
+	OpFor:         {"for", classControl, -1},
+	OpYield:       {"yield", classControl, -1},
+	OpReturn:      {"return", classControl, -1},
 }
 
 func (o Op) String() string {

@@ -28,6 +28,12 @@ type Options struct {
 	// nothing. At W=8 a budget of about 16 inlines byte swaps and counter
 	// helpers but keeps BLAKE2b's G (326 instructions) out of line.
 	InlineBudget int
+	// Features are the hardware features the compiled code may assume:
+	// `have F` is true exactly for these (see pass features).
+	Features lang.FeatureSet
+	// KeepHave leaves `have` in the IR for a backend that compiles one
+	// variant per CPU level and answers it per variant.
+	KeepHave bool
 	// DumpAfter names a pass ("lower" for the lowered IR) after which the IR
 	// is written to Dump, or "all" for every pass.
 	DumpAfter string
@@ -65,6 +71,7 @@ type Pass struct {
 
 // Passes is the pipeline, in order. A name may appear more than once.
 var Passes = []Pass{
+	{Name: "features", Run: features, Required: true, Doc: "settle `have` and expand the SHA-256 builtins the target does not run directly"},
 	{Name: "inline", Run: inline, Required: true, Doc: "inline calls into their callers (all of them, or as Options.InlineBudget says)"},
 	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
 	{Name: "sroa", Run: sroa, Doc: "scalar replacement of constant-indexed local arrays"},

@@ -365,6 +365,18 @@ func (v *verifier) instr(in *Instr, owner *Instr) {
 		for i := 0; i < outs; i++ {
 			v.group(in.Results[i*n:i*n+n], U64, "result")
 		}
+	case op == OpSHA256Rnds2 || op == OpSHA256Msg1 || op == OpSHA256Msg2:
+		if v.m.W != 0 && v.m.W < 64 {
+			v.errorf("%s in IR legalized at W=%d", op, v.m.W)
+		}
+		if v.nargs(in, opInfos[op].nargs) {
+			v.sameTypes(in, U32, in.Args...)
+		}
+		v.nresults(in, U32, U32, U32, U32)
+	case op == OpHave:
+		if v.nargs(in, 0) {
+			v.nresults(in, Bool)
+		}
 	case op == OpLoad:
 		if v.array(in, false) && v.nargs(in, v.m.Limbs(IndexType)) {
 			v.group(in.Args, IndexType, "index")

@@ -271,6 +271,18 @@ type BoolLit struct {
 	Val bool
 }
 
+// HaveExpr is `have FEATURE`: true where the code runs on hardware with
+// that feature. It is a constant of each compiled version of a function
+// (a target without the feature, or a dispatch variant, folds it), so
+// `if have sha { ... } else { ... }` keeps one branch per version; both
+// branches must compute the same answer.
+type HaveExpr struct {
+	ExprBase
+	Feature string
+
+	Feat Feature // set by the checker
+}
+
 // Ident is a name, possibly qualified by a module: `x`, `crypto_hw.K`.
 type Ident struct {
 	ExprBase

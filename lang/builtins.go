@@ -18,6 +18,9 @@ const (
 	BUncheckedGet                  // unchecked_get(a, i) -> T      (unsafe)
 	BUncheckedSet                  // unchecked_set(a, i, v)        (unsafe)
 	BTrace                         // trace(x, ...)                 (io)
+	BSHA256Rnds2                   // sha256_rnds2(cdgh: 4 u32, abef: 4 u32, wk0, wk1: u32) -> 4 u32
+	BSHA256Msg1                    // sha256_msg1(x: 4 u32, y: 4 u32) -> 4 u32
+	BSHA256Msg2                    // sha256_msg2(x: 4 u32, y: 4 u32) -> 4 u32
 )
 
 // Builtin describes a builtin function. Its meaning is the same on every
@@ -56,6 +59,9 @@ func init() {
 	add(&Builtin{ID: BUncheckedGet, Name: "unchecked_get", Effects: EffectSet(EffUnsafe)})
 	add(&Builtin{ID: BUncheckedSet, Name: "unchecked_set", Effects: EffectSet(EffUnsafe)})
 	add(&Builtin{ID: BTrace, Name: "trace", Effects: EffectSet(EffIO)})
+	add(&Builtin{ID: BSHA256Rnds2, Name: "sha256_rnds2", Features: FeatureSet(FeatSHA)})
+	add(&Builtin{ID: BSHA256Msg1, Name: "sha256_msg1", Features: FeatureSet(FeatSHA)})
+	add(&Builtin{ID: BSHA256Msg2, Name: "sha256_msg2", Features: FeatureSet(FeatSHA)})
 }
 
 func itoa(n int) string {

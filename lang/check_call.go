@@ -288,6 +288,7 @@ func (c *checker) aliasCheck(e *CallExpr, params []*Param, name string) {
 var builtinArgs = map[BuiltinID]int{
 	BLen: 1, BRest: 2, BLoad: 2, BStore: 3, BClmulLo: 2, BClmulHi: 2,
 	BAESEnc: 4, BAESEncLast: 4, BSelect: 3, BUncheckedGet: 2, BUncheckedSet: 3,
+	BSHA256Rnds2: 10, BSHA256Msg1: 8, BSHA256Msg2: 8,
 }
 
 // builtin checks a call of a builtin.
@@ -359,6 +360,16 @@ func (c *checker) builtin(e *CallExpr, b *Builtin) (Type, bool) {
 			return U64, true
 		}
 		return &TupleType{Elems: []Type{U64, U64}}, true
+	case BSHA256Rnds2, BSHA256Msg1, BSHA256Msg2:
+		ok := true
+		for i, x := range a {
+			ok = c.exprAs(x, U32, fmt.Sprintf("argument %d of %s", i+1, b.Name)) && ok
+		}
+		if !ok {
+			return nil, false
+		}
+		c.featureSite(e.Pos, b.Features)
+		return &TupleType{Elems: []Type{U32, U32, U32, U32}}, true
 	case BSelect:
 		ok := c.exprAs(a[0], Bool, "condition of select")
 		t := c.unifyPair(a[1], a[2], "select", e.Pos)

@@ -23,6 +23,14 @@ func (c *checker) expr0(e Expr) Type {
 		return c.setUntyped(e, new(big.Int).SetUint64(e.Val))
 	case *BoolLit:
 		return Bool
+	case *HaveExpr:
+		f, ok := FeatureByName(e.Feature)
+		if !ok {
+			c.errorf(e.Pos, "have %s: unknown hardware feature (known: %s)", e.Feature, FeatureSet(0xff))
+			return nil
+		}
+		e.Feat = f
+		return Bool
 	case *Ident:
 		return c.ident(e)
 	case *ParenExpr:
@@ -417,6 +425,8 @@ func exprString(e Expr) string {
 		return fmt.Sprint(e.Val)
 	case *BoolLit:
 		return fmt.Sprint(e.Val)
+	case *HaveExpr:
+		return "have " + e.Feature
 	case *Ident:
 		if e.Module != "" {
 			return e.Module + "." + e.Name

@@ -319,6 +319,8 @@ func (c *converter) primary(g *gPrimary) lang.Expr {
 		return &lang.IntLit{ExprBase: base, Val: v, Text: *g.Int}
 	case g.Bool != nil:
 		return &lang.BoolLit{ExprBase: base, Val: *g.Bool == "true"}
+	case g.Have != nil:
+		return &lang.HaveExpr{ExprBase: base, Feature: *g.Have}
 	case g.Array != nil:
 		a := &lang.ArrayLit{ExprBase: base}
 		for _, e := range g.Array.Elems {

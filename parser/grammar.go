@@ -294,11 +294,12 @@ type gIndex struct {
 	Index *gExpr `parser:"\"[\" @@ \"]\""`
 }
 
-// primary: Int | "true" | "false" | "[" exprs "]" | "(" expr ")" | Ident ("." Ident)? args?
+// primary: Int | "true" | "false" | "have" Ident | "[" exprs "]" | "(" expr ")" | Ident ("." Ident)? args?
 type gPrimary struct {
 	Pos   lexer.Position
 	Int   *string `parser:"  @Int"`
 	Bool  *string `parser:"| @(\"true\" | \"false\")"`
+	Have  *string `parser:"| \"have\" @Ident"`
 	Array *gArray `parser:"| @@"`
 	Paren *gExpr  `parser:"| \"(\" @@ \")\""`
 	Name  *gName  `parser:"| @@"`

@@ -18,7 +18,7 @@ import (
 var Keywords = []string{
 	"module", "import", "const", "fn", "export", "mut", "let", "var", "if", "else",
 	"for", "in", "return", "requires", "effects", "none", "absorb", "because", "as",
-	"true", "false",
+	"true", "false", "have",
 }
 
 var lowentLexer = lexer.MustSimple([]lexer.SimpleRule{

@@ -14,7 +14,22 @@ func vmRunner(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Val
 	return res, err
 }
 
-// TestGoldenVM runs the whole golden suite on the reference VM.
+// TestGoldenVM runs the whole golden suite on the reference VM, as a
+// machine without hardware features and as one with all of them (so both
+// branches of every `if have ...`, e.g. SHA-256's instruction-shaped
+// compression, are checked against Go's crypto on every host).
 func TestGoldenVM(t *testing.T) {
-	golden.Run(t, vmRunner, golden.Cases(golden.Seed(t)))
+	cases := golden.Cases(golden.Seed(t))
+	all, err := lang.ParseFeatures("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, feats := range []lang.FeatureSet{0, all} {
+		t.Run("have="+feats.String(), func(t *testing.T) {
+			golden.Run(t, func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+				res, _, err := vm.Run(p, fn, args, vm.Options{Features: feats})
+				return res, err
+			}, cases)
+		})
+	}
 }

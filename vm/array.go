@@ -257,6 +257,9 @@ func (c *fcomp) tuple(e lang.Expr) tupleFn {
 			return cf.res, cf.resA
 		}
 	}
+	if n, ok := lang.SHA256Args[ce.Builtin.ID]; ok {
+		return c.shaTuple(ce, n)
+	}
 	var round func(s0, s1, k0, k1 uint64) (uint64, uint64)
 	switch ce.Builtin.ID {
 	case lang.BAESEnc:
@@ -275,6 +278,29 @@ func (c *fcomp) tuple(e lang.Expr) tupleFn {
 		s0, s1, k0, k1 := a0(fr), a1(fr), a2(fr), a3(fr)
 		t := fr.tmp[id]
 		t[0], t[1] = round(s0, s1, k0, k1)
+		return t, nil
+	}
+}
+
+// shaTuple compiles a call of a SHA-256 builtin with n u32 arguments.
+func (c *fcomp) shaTuple(ce *lang.CallExpr, n int) tupleFn {
+	if len(ce.Args) != n {
+		panic(fmt.Sprintf("BUG: vm: %v: %s with %d arguments", ce.Pos, ce.Name, len(ce.Args)))
+	}
+	args := make([]wordFn, n)
+	for i, a := range ce.Args {
+		args[i] = c.word(a)
+	}
+	id, in := c.tmp(4), c.tmp(n)
+	op := ce.Builtin.ID
+	return func(fr *frame) ([]uint64, [][]uint64) {
+		x := fr.tmp[in]
+		for i, a := range args {
+			x[i] = a(fr)
+		}
+		r := lang.SHA256Builtin(op, x)
+		t := fr.tmp[id]
+		copy(t, r[:])
 		return t, nil
 	}
 }

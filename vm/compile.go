@@ -143,13 +143,14 @@ type machine struct {
 	idle  []*frame // per fnCode.id: a frame ready for the next call
 	trace io.Writer
 	steps uint64
+	feats lang.FeatureSet
 }
 
 func newMachine(pc *progCode, opt Options) *machine {
 	pc.mu.Lock()
 	n := pc.nfuncs
 	pc.mu.Unlock()
-	return &machine{idle: make([]*frame, n), trace: opt.Trace}
+	return &machine{idle: make([]*frame, n), trace: opt.Trace, feats: opt.Features}
 }
 
 // frame holds one activation of a function. Functions are not recursive, so

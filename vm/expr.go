@@ -32,6 +32,14 @@ func (c *fcomp) word(e lang.Expr) wordFn {
 		return c.binary(e)
 	case *lang.CastExpr:
 		return c.cast(e)
+	case *lang.HaveExpr:
+		f := lang.FeatureSet(e.Feat)
+		return func(fr *frame) uint64 {
+			if fr.m.feats&f != 0 {
+				return 1
+			}
+			return 0
+		}
 	}
 	panic(fmt.Sprintf("BUG: vm: %v: %T is not a word expression", e.Position(), e))
 }

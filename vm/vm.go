@@ -20,6 +20,10 @@ import (
 // Options configure a run.
 type Options struct {
 	Trace io.Writer // where trace(...) prints; nil discards
+	// Features is the hardware `have FEATURE` reports as present: the VM
+	// computes every builtin itself, so this only picks the branches of
+	// `if have ...`, letting tests run both.
+	Features lang.FeatureSet
 }
 
 // Stats are measurements of a run.

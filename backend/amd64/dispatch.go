@@ -47,15 +47,22 @@ func (g *modGen) cpuLevelFunc() *llir.Func {
 	force.FuncAttrs = append(force.FuncAttrs, enum.FuncAttrNoUnwind)
 	b := force.NewBlock("entry")
 	real := b.NewCall(detect)
-	lower := b.NewICmp(enum.IPredSLT, n, real)
-	l := b.NewSelect(lower, n, real)
+	// The level part is the smaller of the two; a flag stays only when
+	// both have it.
+	mask := constant.NewInt(types.I32, levelMask)
+	nl, rl := b.NewAnd(n, mask), b.NewAnd(real, mask)
+	lower := b.NewICmp(enum.IPredSLT, nl, rl)
+	flags := b.NewAnd(b.NewAnd(n, real), constant.NewInt(types.I32, levelSHA))
+	l := b.NewOr(b.NewSelect(lower, nl, rl), flags)
 	fst := b.NewStore(l, cache)
 	fst.Atomic, fst.Ordering, fst.Align = true, enum.AtomicOrderingMonotonic, 4
 	b.NewRet(l)
 	return f
 }
 
-// detectFunc emits the CPUID probe: levelAVX2, levelAES or levelBase.
+// detectFunc emits the CPUID probe: levelAVX512, levelAVX2, levelAES or
+// levelBase, with the flag levelSHA when the CPU also has the SHA
+// extensions.
 func (g *modGen) detectFunc() *llir.Func {
 	f := g.out.NewFunc("lowentc."+g.m.Name+".detect", types.I32)
 	f.Linkage = enum.LinkageInternal
@@ -81,6 +88,11 @@ func (g *modGen) detectFunc() *llir.Func {
 	// Leaf 1 ECX: 1 PCLMULQDQ, 9 SSSE3, 19 SSE4.1, 20 SSE4.2, 25 AES, 27 OSXSAVE, 28 AVX.
 	aes := all(entry, bit(entry, ecx1, 1), bit(entry, ecx1, 9), bit(entry, ecx1, 19), bit(entry, ecx1, 20), bit(entry, ecx1, 25))
 	aesLevel := entry.NewSelect(aes, i32(levelAES), i32(levelBase))
+	// Leaf 7 EBX bit 29: SHA. Leaf 7 is asked only when it exists; a CPU
+	// that answers an unknown leaf with another leaf's data is masked out.
+	has7 := entry.NewICmp(enum.IPredUGE, maxLeaf, i32(7))
+	sha7 := entry.NewExtractValue(entry.NewCall(cpuid, i32(7), i32(0)), 1)
+	shaFlag := entry.NewSelect(all(entry, aes, has7, bit(entry, sha7, 29)), i32(levelSHA), i32(0))
 	canAVX := all(entry, aes, bit(entry, ecx1, 27), bit(entry, ecx1, 28),
 		entry.NewICmp(enum.IPredUGE, maxLeaf, i32(7)))
 	entry.NewCondBr(canAVX, xsave, done)
@@ -102,7 +114,8 @@ func (g *modGen) detectFunc() *llir.Func {
 	avx512 := all(leaf7, avx2, zmmState, bit(leaf7, ebx7, 16), bit(leaf7, ebx7, 17), bit(leaf7, ebx7, 30), bit(leaf7, ebx7, 31))
 	l7 := leaf7.NewSelect(avx512, i32(levelAVX512), leaf7.NewSelect(avx2, i32(levelAVX2), i32(levelAES)))
 	leaf7.NewBr(done)
-	done.NewRet(done.NewPhi(llir.NewIncoming(aesLevel, entry), llir.NewIncoming(aesLevel, xsave), llir.NewIncoming(l7, leaf7)))
+	lvl := done.NewPhi(llir.NewIncoming(aesLevel, entry), llir.NewIncoming(aesLevel, xsave), llir.NewIncoming(l7, leaf7))
+	done.NewRet(done.NewOr(lvl, shaFlag))
 	return f
 }
 
@@ -121,10 +134,15 @@ func (g *modGen) dispatcher(name string, impls []*llir.Func, vs []variant) {
 	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
 	b := f.NewBlock("entry")
 	lvl := b.NewCall(level)
+	base := b.NewAnd(lvl, constant.NewInt(types.I32, levelMask))
+	hasSHA := b.NewICmp(enum.IPredNE, b.NewAnd(lvl, constant.NewInt(types.I32, levelSHA)), constant.NewInt(types.I32, 0))
 	// The last variant is the computed one: always allowed.
 	var callee value.Value = impls[len(impls)-1]
 	for i := len(impls) - 2; i >= 0; i-- {
-		ok := b.NewICmp(enum.IPredSGE, lvl, constant.NewInt(types.I32, int64(vs[i].level)))
+		ok := value.Value(b.NewICmp(enum.IPredSGE, base, constant.NewInt(types.I32, int64(vs[i].level))))
+		if vs[i].sha {
+			ok = b.NewAnd(ok, hasSHA)
+		}
 		callee = b.NewSelect(ok, impls[i], callee)
 	}
 	call := b.NewCall(callee, args...)

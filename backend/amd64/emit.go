@@ -10,6 +10,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
 )
 
 // The emitter turns a legalized module (W = 64) into an LLVM module. Each
@@ -28,7 +29,7 @@ type modGen struct {
 }
 
 // builtinUse says which builtin families a function uses.
-type builtinUse struct{ clmul, aes bool }
+type builtinUse struct{ clmul, aes, sha bool }
 
 func usesOf(f *ir.Function) builtinUse {
 	var u builtinUse
@@ -40,6 +41,8 @@ func usesOf(f *ir.Function) builtinUse {
 				u.clmul = true
 			case ir.OpAESEnc, ir.OpAESEncLast:
 				u.aes = true
+			case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
+				u.sha = true
 			}
 			for _, blk := range in.Blocks {
 				walk(blk)
@@ -98,6 +101,9 @@ func (g *modGen) export(f *ir.Function) error {
 	name := SymbolName(g.m.Name, f.Name)
 	use := usesOf(f)
 	vs := g.hw.variants
+	if use.sha {
+		vs = shaVariants(g.hw)
+	}
 	if len(vs) == 1 {
 		_, err := g.function(f, name, vs[0], use, true)
 		return err
@@ -303,6 +309,9 @@ func (g *fgen) block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
 
 // ifInstr emits `if c {..} else {..}` as a diamond with a phi per result.
 func (g *fgen) ifInstr(in *ir.Instr) error {
+	if c := in.Args[0].Def; c != nil && c.Op == ir.OpHave {
+		return g.haveIf(in, g.have(lang.Feature(c.Aux)))
+	}
 	thenB, elseB, join := g.newBlock(), g.newBlock(), g.newBlock()
 	g.cur.NewCondBr(g.val(in.Args[0]), thenB, elseB)
 	incs := make([][]*llir.Incoming, len(in.Results))

@@ -10,6 +10,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
 )
 
 // Instruction selection for the straight-line ops. The meaning of each op
@@ -75,6 +76,10 @@ func (g *fgen) instr(in *ir.Instr) error {
 		set(g.clmul(in.Op == ir.OpClmulHi, arg(0), arg(1)))
 	case ir.OpAESEnc, ir.OpAESEncLast:
 		return fmt.Errorf("BUG: amd64: %s: AES round left to the scalar selection", g.f.Name)
+	case ir.OpHave:
+		set(boolConst(g.have(lang.Feature(in.Aux))))
+	case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
+		return g.sha(in)
 	case ir.OpLoad:
 		et := storageType(in.Arr.Elem)
 		x := value.Value(b().NewLoad(et, g.elem(in.Arr, arg(0))))

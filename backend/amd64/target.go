@@ -45,7 +45,7 @@ func translate(p *lang.Program, opts backend.Options) (*build, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := ir.Compile(p, ir.Options{W: 64, Unroll: ir.DefaultUnroll, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
+	m, err := ir.Compile(p, ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
 	if err != nil {
 		return nil, err
 	}

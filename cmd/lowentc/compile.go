@@ -12,6 +12,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
 )
 
 // cmdCompile compiles one file for a target and writes the artifact.
@@ -44,7 +45,11 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if emit != "" && emit != "ir" {
 			return usageError(stderr, "--emit %s: target %s emits ir only", emit, o.target)
 		}
-		m, err := ir.Compile(p, irOptions(o))
+		opts, err := irOptions(o)
+		if err != nil {
+			return failf(stderr, "%v", err)
+		}
+		m, err := ir.Compile(p, opts)
 		if err != nil {
 			return failf(stderr, "%v", err)
 		}
@@ -90,12 +95,27 @@ func validateTarget(o *options, stderr io.Writer) int {
 }
 
 // irOptions are the IR pipeline options the flags ask for.
-func irOptions(o *options) ir.Options {
-	opts := ir.Options{W: o.width, Unroll: ir.DefaultUnroll, DumpAfter: o.dump, Dump: os.Stderr}
+func irOptions(o *options) (ir.Options, error) {
+	feats, err := hostFeatures(o)
+	if err != nil {
+		return ir.Options{}, err
+	}
+	opts := ir.Options{W: o.width, Unroll: ir.DefaultUnroll, DumpAfter: o.dump, Dump: os.Stderr, Features: feats}
 	if o.target == "vm" {
 		opts.W = 0
 	}
-	return opts
+	return opts, nil
+}
+
+// hostFeatures reads --hw for the vm and ir targets, which compute every
+// builtin themselves: the list only says what `have FEATURE` answers
+// (none by default; "all", or names such as sha,aes).
+func hostFeatures(o *options) (lang.FeatureSet, error) {
+	f, err := lang.ParseFeatures(o.hw)
+	if err != nil {
+		return 0, fmt.Errorf("--hw %s for target %s: %v", o.hw, o.target, err)
+	}
+	return f, nil
 }
 
 // writeOutput writes data to path whole or not at all (a temporary file in

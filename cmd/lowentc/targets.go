@@ -41,9 +41,17 @@ func knownTarget(name string) bool {
 func prepare(o *options, p *lang.Program) (backend.Runner, error) {
 	switch o.target {
 	case "vm":
-		return &vmRunner{p: p}, nil
+		feats, err := hostFeatures(o)
+		if err != nil {
+			return nil, err
+		}
+		return &vmRunner{p: p, feats: feats}, nil
 	case "ir":
-		m, err := ir.Compile(p, irOptions(o))
+		opts, err := irOptions(o)
+		if err != nil {
+			return nil, err
+		}
+		m, err := ir.Compile(p, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -62,18 +70,21 @@ func backendOptions(o *options) backend.Options {
 }
 
 // vmRunner runs exports on the reference VM.
-type vmRunner struct{ p *lang.Program }
+type vmRunner struct {
+	p     *lang.Program
+	feats lang.FeatureSet // what `have` answers
+}
 
 func (r *vmRunner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
 	start := time.Now()
-	res, st, err := vm.Run(r.p, fn, args, vm.Options{Trace: traceOut})
+	res, st, err := vm.Run(r.p, fn, args, vm.Options{Trace: traceOut, Features: r.feats})
 	ns := time.Since(start).Nanoseconds()
 	return res, backend.Stats{{Key: "ns", Value: fmt.Sprint(ns)}, {Key: "steps", Value: fmt.Sprint(st.Steps)}}, err
 }
 
 func (r *vmRunner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
 	return measureWallClock(func() error {
-		_, _, err := vm.Run(r.p, fn, args, vm.Options{})
+		_, _, err := vm.Run(r.p, fn, args, vm.Options{Features: r.feats})
 		return err
 	})
 }

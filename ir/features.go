@@ -1,0 +1,121 @@
+// Pass features settles the program's hardware questions for the target.
+// `have F` becomes the constant Options.Features.Has(F), and a SHA-256
+// builtin stays an instruction only where the target runs it directly
+// (Options.Features has sha and the IR stays at W=64 or unlegalized);
+// everywhere else it is expanded into the u32 arithmetic it stands for.
+// With Options.KeepHave (a backend that compiles one variant per CPU
+// level) `have` stays, and each SHA-256 builtin becomes
+// `if have sha { builtin } else { arithmetic }`, which the backend
+// settles per variant.
+//
+// Requires: nothing (it runs first). Preserves: the meaning for a machine
+// with exactly Options.Features.
+package ir
+
+import (
+	"fmt"
+
+	"github.com/lowent/lowentc/lang"
+)
+
+func features(m *Module, o *Options) error {
+	fs := &featurer{o: o, native: o.Features.Has(lang.FeatSHA) && (o.W == 0 || o.W == 64), sub: subst{}}
+	for _, f := range m.Funcs {
+		fs.f = f
+		fs.block(f.Body)
+		fs.sub.applyAll(f.Body)
+	}
+	return nil
+}
+
+type featurer struct {
+	o      *Options
+	native bool // the SHA-256 builtins stay instructions
+	f      *Function
+	sub    subst
+}
+
+func (fs *featurer) block(b *Block) {
+	var out []*Instr
+	for _, in := range b.Instrs {
+		fs.sub.apply(in)
+		for _, blk := range in.Blocks {
+			fs.block(blk)
+		}
+		nb := &Builder{F: fs.f, Blk: &Block{}, Pos: in.Pos}
+		var vals []*Value
+		switch {
+		case in.Op == OpHave && !fs.o.KeepHave:
+			vals = []*Value{nb.Const(Bool, b2u(fs.o.Features.Has(lang.Feature(in.Aux))))}
+		case isSHA(in.Op) && fs.o.KeepHave:
+			have := nb.Instr(OpHave, []Type{Bool})
+			have.Aux = uint64(lang.FeatSHA)
+			u32s := []Type{U32, U32, U32, U32}
+			vals = nb.If(have.Results[0], u32s, func(t *Builder) []*Value {
+				return t.Instr(in.Op, u32s, in.Args...).Results
+			}, func(e *Builder) []*Value {
+				return expandSHA(e, in.Op, in.Args)
+			})
+		case isSHA(in.Op) && !fs.native:
+			vals = expandSHA(nb, in.Op, in.Args)
+		default:
+			out = append(out, in)
+			continue
+		}
+		for i, r := range in.Results {
+			fs.sub[r] = vals[i]
+		}
+		out = append(out, nb.Blk.Instrs...)
+	}
+	b.Instrs = out
+}
+
+func isSHA(op Op) bool { return op == OpSHA256Rnds2 || op == OpSHA256Msg1 || op == OpSHA256Msg2 }
+
+// expandSHA emits the arithmetic of a SHA-256 builtin (lang/sha.go) and
+// returns its four lanes.
+func expandSHA(b *Builder, op Op, a []*Value) []*Value {
+	k := func(c uint64) *Value { return b.Const(U32, c) }
+	rotr := func(x *Value, n uint64) *Value { return b.Bin(OpRotr, x, k(n)) }
+	sigma := func(x *Value, r1, r2, r3 uint64, shift bool) *Value {
+		y := b.Xor(rotr(x, r1), rotr(x, r2))
+		if shift {
+			return b.Xor(y, b.Shr(x, k(r3)))
+		}
+		return b.Xor(y, rotr(x, r3))
+	}
+	switch op {
+	case OpSHA256Rnds2:
+		h, g, d, c := a[0], a[1], a[2], a[3]
+		f, e, bb, aa := a[4], a[5], a[6], a[7]
+		for _, wk := range a[8:10] {
+			ch := b.Xor(g, b.And(e, b.Xor(f, g)))
+			t1 := b.Add(b.Add(b.Add(h, sigma(e, 6, 11, 25, false)), ch), wk)
+			maj := b.Xor(bb, b.And(b.Xor(aa, bb), b.Xor(bb, c)))
+			t2 := b.Add(sigma(aa, 2, 13, 22, false), maj)
+			h, g, f, e = g, f, e, b.Add(d, t1)
+			d, c, bb, aa = c, bb, aa, b.Add(t1, t2)
+		}
+		return []*Value{f, e, bb, aa}
+	case OpSHA256Msg1:
+		next := []*Value{a[1], a[2], a[3], a[4]}
+		r := make([]*Value, 4)
+		for i := range r {
+			r[i] = b.Add(a[i], sigma(next[i], 7, 18, 3, true))
+		}
+		return r
+	case OpSHA256Msg2:
+		r := make([]*Value, 4)
+		r[0] = b.Add(a[0], sigma(a[6], 17, 19, 10, true))
+		r[1] = b.Add(a[1], sigma(a[7], 17, 19, 10, true))
+		r[2] = b.Add(a[2], sigma(r[0], 17, 19, 10, true))
+		r[3] = b.Add(a[3], sigma(r[1], 17, 19, 10, true))
+		return r
+	}
+	panic(fmt.Sprintf("BUG: expandSHA of %s", op))
+}
+
+// shaBuiltin maps the SHA-256 ops to their builtins.
+var shaBuiltin = map[Op]lang.BuiltinID{
+	OpSHA256Rnds2: lang.BSHA256Rnds2, OpSHA256Msg1: lang.BSHA256Msg1, OpSHA256Msg2: lang.BSHA256Msg2,
+}
