@@ -60,11 +60,18 @@ func (m *cia2) LoadByte(addr uint16) byte {
 // crypto/sha256, the printed cycle figure against the emulator's count of
 // the call, and that the zero page BASIC owns is intact afterwards.
 func TestPRG(t *testing.T) {
+	for _, opt := range []string{"speed", "size"} {
+		t.Run(opt, func(t *testing.T) { testPRG(t, opt) })
+	}
+}
+
+// testPRG is TestPRG for one --opt.
+func testPRG(t *testing.T, opt string) {
 	p, err := golden.Load("sha256")
 	if err != nil {
 		t.Fatal(err)
 	}
-	prg, err := compileArtifact(p, backend.Options{Emit: "prg"})
+	prg, err := compileArtifact(p, backend.Options{Emit: "prg", Opt: opt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +82,7 @@ func TestPRG(t *testing.T) {
 	if got := string(prg[6:11]); prg[6] != 0x9e || got[1:] != "2064" {
 		t.Fatalf("BASIC stub % x, want 10 SYS2064", prg[2:14])
 	}
-	prog, err := build(p, backend.Options{}, layout{org: prgOrg, linear: true, prg: true})
+	prog, err := build(p, backend.Options{Opt: opt}, layout{org: prgOrg, linear: true, prg: true})
 	if err != nil {
 		t.Fatal(err)
 	}

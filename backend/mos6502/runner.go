@@ -93,8 +93,7 @@ func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []p
 	var bufs []placed
 	pi := 0
 	put := func(sp ir.SigParam, elems []uint64, n int) error {
-		prm := f.Params[pi]
-		per := prm.Arr.Per
+		per := typeBytes(sp.Type)
 		data := make([]byte, n*per)
 		for i, e := range elems {
 			for j := 0; j < per; j++ {
@@ -122,7 +121,7 @@ func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []p
 	for i, sp := range f.Sig.Params {
 		a := args[i]
 		if !sp.Array {
-			n := p.mod.Limbs(sp.Type)
+			n := typeBytes(sp.Type) // one ABI entry a byte
 			for j := 0; j < n; j++ {
 				m.mem.StoreByte(uint16(abi.Params[pi].Limbs[0]), byte(a.Word>>(8*j)))
 				pi++
@@ -185,7 +184,7 @@ func (p *program) collect(m *machine, name string, abi *funcABI, args []lang.Val
 			continue
 		}
 		var w uint64
-		for j := 0; j < p.mod.Limbs(r.Type); j++ {
+		for j := 0; j < typeBytes(r.Type); j++ {
 			w |= uint64(m.mem.LoadByte(uint16(abi.Results[k]))) << (8 * j)
 			k++
 		}

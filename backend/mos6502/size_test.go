@@ -10,17 +10,18 @@ import (
 )
 
 // sizeFits lists the stdlib modules whose --opt size program must fit in
-// sizeLimit bytes; the others are checked for correctness and their size
-// is logged (docs/mos6502.md has the figures).
-var sizeFits = map[string]bool{"sha256": true, "ghash": true}
+// sizeLimit bytes (with the interpreter, wide.go); the others are checked
+// for correctness and their size is logged (docs/mos6502.md has the
+// figures).
+var sizeFits = map[string]bool{"sha256": true, "blake2b": true, "ghash": true, "aes": true, "gcm": true}
 
 // sizeCasesPerExport bounds the golden cases run per export in size mode
 // (the rolled code is slow in the emulator).
 const sizeCasesPerExport = 6
 
-// TestOptSize builds every stdlib module the way --opt size does (rolled,
-// out of line, no tables, reused pointers) and runs a spread of its golden
-// cases (official vectors and random inputs) in the emulator against Go.
+// TestOptSize builds every stdlib module the way --opt size does (the
+// interpreter of wide.go) and runs a spread of its golden cases (official
+// vectors and random inputs) in the emulator against Go.
 func TestOptSize(t *testing.T) {
 	all := golden.Cases(goldenSeed(t))
 	for _, mod := range []string{"sha256", "blake2b", "ghash", "aes", "gcm"} {
@@ -31,35 +32,66 @@ func TestOptSize(t *testing.T) {
 		var prog *program
 		if sizeFits[mod] {
 			prog, err = build(p, backend.Options{Opt: "size"}, layout{org: runOrg})
+			if err == nil && prog.cfg.w != wideW {
+				t.Errorf("%s --opt size: built by the byte generator, not the interpreter", mod)
+			}
 		} else {
-			prog, err = buildWith(p, backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone}, codeLimit-runOrg)
+			prog, err = buildWith(p, backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone, wideW}, codeLimit-runOrg)
 		}
 		if err != nil {
 			t.Errorf("%s: %v", mod, err)
 			continue
 		}
-		n := prog.img.labels["progend"] - runOrg
-		if sizeFits[mod] && n > sizeLimit {
-			t.Errorf("%s --opt size: %d bytes, more than %d", mod, n, sizeLimit)
+		runSizeCases(t, mod, prog, all, sizeFits[mod])
+	}
+}
+
+// TestOptSizeBytes checks the byte generator's size layout (rolled, out of
+// line, reused pointers), the fallback for IR the interpreter does not
+// take, on SHA-256 and BLAKE2b.
+func TestOptSizeBytes(t *testing.T) {
+	all := golden.Cases(goldenSeed(t))
+	for _, mod := range []string{"sha256", "blake2b"} {
+		p, err := golden.Load(mod)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Logf("%s --opt size: %d bytes", mod, n)
-		run := func(_ *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-			res, _, err := (&Runner{prog: prog}).Run(fn, args)
-			return res, err
+		prog, err := buildWith(p, backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone, 0}, codeLimit-runOrg)
+		if err != nil {
+			t.Fatalf("%s: %v", mod, err)
 		}
-		var ps golden.Programs
-		byExport := map[string][]golden.Case{}
-		for _, c := range all {
-			if c.Module == mod {
-				byExport[c.Export] = append(byExport[c.Export], c)
-			}
+		runSizeCases(t, mod, prog, all, false)
+	}
+}
+
+// runSizeCases lints prog's source, logs its size (checks it against
+// sizeLimit when limit is set), and runs a spread of mod's golden cases on
+// it.
+func runSizeCases(t *testing.T, mod string, prog *program, all []golden.Case, limit bool) {
+	if errs := Lint(prog.src); len(errs) > 0 {
+		t.Errorf("%s --opt size: not TMP source: %v", mod, errs[:min(3, len(errs))])
+	}
+	n := prog.img.labels["progend"] - runOrg
+	if limit && n > sizeLimit {
+		t.Errorf("%s --opt size: %d bytes, more than %d", mod, n, sizeLimit)
+	}
+	t.Logf("%s --opt size: %d bytes", mod, n)
+	run := func(_ *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+		res, _, err := (&Runner{prog: prog}).Run(fn, args)
+		return res, err
+	}
+	var ps golden.Programs
+	byExport := map[string][]golden.Case{}
+	for _, c := range all {
+		if c.Module == mod {
+			byExport[c.Export] = append(byExport[c.Export], c)
 		}
-		for exp, cs := range byExport {
-			step := max(1, len(cs)/sizeCasesPerExport)
-			for i := 0; i < len(cs); i += step {
-				if err := golden.RunCase(&ps, run, cs[i]); err != nil {
-					t.Errorf("%s %s: %v", exp, cs[i].Name, err)
-				}
+	}
+	for exp, cs := range byExport {
+		step := max(1, len(cs)/sizeCasesPerExport)
+		for i := 0; i < len(cs); i += step {
+			if err := golden.RunCase(&ps, run, cs[i]); err != nil {
+				t.Errorf("%s %s: %v", exp, cs[i].Name, err)
 			}
 		}
 	}

@@ -50,23 +50,27 @@ var unrollBudgets = []int{ir.DefaultUnroll, 8000, 4000, 2000, 1000, 500, 200, 0}
 // rolled up.
 var inlineBudgets = []int{ir.InlineAll, 2000, 400, 100, 16}
 
-// config is one (unroll, inline) choice of the IR pipeline.
-type config struct{ unroll, inline int }
+// config is one (unroll, inline) choice of the IR pipeline; w is the
+// legalization width, 0 for 8 (the byte generator), wideW for the size
+// interpreter (wide.go).
+type config struct{ unroll, inline, w int }
 
 // configs lists the choices for speed or size, most preferred first.
 func configs(size bool) []config {
 	var cs []config
 	if size {
+		// The interpreter first; the byte generator if it cannot.
+		cs = append(cs, config{0, ir.InlineNone, wideW})
 		for _, ib := range []int{16, ir.InlineNone} {
 			for _, u := range []int{200, 0} {
-				cs = append(cs, config{u, ib})
+				cs = append(cs, config{u, ib, 0})
 			}
 		}
 		return cs
 	}
 	for _, u := range unrollBudgets {
 		for _, ib := range inlineBudgets {
-			cs = append(cs, config{u, ib})
+			cs = append(cs, config{u, ib, 0})
 		}
 	}
 	return cs
@@ -128,7 +132,11 @@ func buildWith(p *lang.Program, opts backend.Options, lay layout, c config, limi
 // of each distinct IR module: configurations that give the same IR (an
 // unroll budget larger than every loop, say) are generated once.
 func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limit int, seen map[[32]byte]error) (*program, error) {
-	m, err := ir.Compile(p, ir.Options{W: 8, Unroll: c.unroll, InlineBudget: c.inline, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
+	w := 8
+	if c.w != 0 {
+		w = c.w
+	}
+	m, err := ir.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +161,11 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 		}
 		only = map[string]bool{prgExport: true}
 	}
-	src, abis, checks, err := generate(m, lay, only)
+	gen := generate
+	if m.W == wideW {
+		gen = generateWide
+	}
+	src, abis, checks, err := gen(m, lay, only)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,660 @@
+package mos6502
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// The --opt size interpreter. Under --opt size every function is a list
+// of word operations: each op is a code byte and its operands (byte
+// counts, and the 16-bit addresses of values that live in memory, n
+// bytes little-endian each), run by a small interpreter (wop) that a
+// function enters by `jsr wop`. An op costs 3 to 10 bytes whatever the
+// width of its words, where inline 6502 code costs 6 or more bytes a byte.
+// Codes are numbered in order of first use and only the handlers used are
+// emitted.
+
+// Zero page of the interpreter.
+const (
+	wIP  = 0x03 // address of the byte before the next op
+	wOB  = 0x05 // the current op's operand bytes (9)
+	wPA  = 0x0e // a computed element address (2)
+	wC   = 0x10 // counters and the dispatch vector
+	wC2  = 0x11
+	wT   = 0x12
+	wSel = 0x13
+	// wZPFirst is the first zero-page byte for array pointers.
+	wZPFirst = 0x14
+)
+
+// wHandler is one op's handler: its operand byte count, the shared
+// routines it calls and its source (labels in column 1).
+type wHandler struct {
+	operands int
+	deps     []string
+	body     string
+}
+
+// Operand layouts (offsets into ob):
+//
+//	binop  n, d(2), a(2), b(2)         xor and or add sub mul divu remu eq ne ult ule
+//	mov    n, d(2), a(2)
+//	zext   nd, d(2), a(2), na
+//	bytes  n, d(2), a(2), k            rby sbl sbr (k in bytes, below n)
+//	bits   n, d(2), k                  bsl bsr brl brr (in place, k in 1..7)
+//	sel    n, d(2), a(2), b(2), c(2)
+//	mem    n, sk, base(2), idx(2), v(2) ld ldr st str: sk = log2(element
+//	       bytes), bit 7 set when base is the zero-page pointer's address
+//	ptr    dz, sk, base(2), off(2)     the pointer at dz = element off
+//	jge    n, target(2), a(2), b(2)    jump when a >= b
+//	jz     c(2), target(2); jmp target(2); call target(2); chk c(2), id
+//	inc    n, d(2)
+var wHandlers = map[string]wHandler{
+	"mov": {5, nil, `
+whmov    ldy $05
+         dey
+whmov1   lda ($08),y
+         sta ($06),y
+         dey
+         bpl whmov1
+         jmp wnext`},
+	"zext": {6, nil, `
+whzext   ldy #$00
+whzext1  lda #$00
+         cpy $0a
+         bcs whzext2
+         lda ($08),y
+whzext2  sta ($06),y
+         iny
+         cpy $05
+         bne whzext1
+         jmp wnext`},
+	"xor": {7, nil, `
+whxor    ldy #$00
+whxor1   lda ($08),y
+         eor ($0a),y
+         sta ($06),y
+         iny
+         cpy $05
+         bne whxor1
+         jmp wnext`},
+	"and": {7, nil, `
+whand    ldy #$00
+whand1   lda ($08),y
+         and ($0a),y
+         sta ($06),y
+         iny
+         cpy $05
+         bne whand1
+         jmp wnext`},
+	"or": {7, nil, `
+whor     ldy #$00
+whor1    lda ($08),y
+         ora ($0a),y
+         sta ($06),y
+         iny
+         cpy $05
+         bne whor1
+         jmp wnext`},
+	"add": {7, nil, `
+whadd    ldy #$00
+         ldx $05
+         clc
+whadd1   lda ($08),y
+         adc ($0a),y
+         sta ($06),y
+         iny
+         dex
+         bne whadd1
+         jmp wnext`},
+	"sub": {7, nil, `
+whsub    ldy #$00
+         ldx $05
+         sec
+whsub1   lda ($08),y
+         sbc ($0a),y
+         sta ($06),y
+         iny
+         dex
+         bne whsub1
+         jmp wnext`},
+	"inc": {3, nil, `
+whinc    ldy #$00
+whinc1   lda ($06),y
+         clc
+         adc #$01
+         sta ($06),y
+         bcc whinc2
+         iny
+         cpy $05
+         bne whinc1
+whinc2   jmp wnext`},
+	"eq": {7, []string{"cmp"}, `
+wheq     jsr wcmp
+         ldx #$00
+         lda $12
+         bne wheq1
+         inx
+wheq1    jmp wsetx`},
+	"ne": {7, []string{"cmp"}, `
+whne     jsr wcmp
+         ldx #$00
+         lda $12
+         beq whne1
+         inx
+whne1    jmp wsetx`},
+	"ult": {7, []string{"cmp"}, `
+whult    jsr wcmp
+         ldx #$00
+         bcs whult1
+         inx
+whult1   jmp wsetx`},
+	"ule": {7, []string{"cmp"}, `
+whule    jsr wcmp
+         ldx #$01
+         bcc whule1
+         lda $12
+         beq whule1
+         dex
+whule1   jmp wsetx`},
+	"jge": {7, []string{"cmp"}, `
+whjge    jsr wcmp
+         bcc whjge1
+         lda $06
+         sta $03
+         lda $07
+         sta $04
+whjge1   jmp wnext`},
+	"sel": {9, []string{"mov"}, `
+whsel    ldy #$00
+         lda ($0c),y
+         bne whsel1
+         lda $0a
+         sta $08
+         lda $0b
+         sta $09
+whsel1   jmp whmov`},
+	"rby": {6, []string{"bufa"}, `
+whrby    jsr wbufa
+         lda $05
+         sec
+         sbc $0a
+         tax
+         ldy #$00
+whrby1   cpx $05
+         bcc whrby2
+         ldx #$00
+whrby2   lda wbuf,x
+         sta ($06),y
+         inx
+         iny
+         cpy $05
+         bne whrby1
+         jmp wnext`},
+	"sbl": {6, []string{"bufa", "sbx"}, `
+whsbl    jsr wbufa
+         lda #$00
+         sec
+         sbc $0a
+         tax
+         jmp wsbx`},
+	"sbr": {6, []string{"bufa", "sbx"}, `
+whsbr    jsr wbufa
+         ldx $0a
+         jmp wsbx`},
+	"bsl": {4, []string{"sl1"}, `
+whbsl    clc
+         jsr wsl1
+         dec $08
+         bne whbsl
+         jmp wnext`},
+	"brl": {4, []string{"sl1"}, `
+whbrl    ldy $05
+         dey
+         lda ($06),y
+         asl a
+         jsr wsl1
+         dec $08
+         bne whbrl
+         jmp wnext`},
+	"bsr": {4, []string{"sr1"}, `
+whbsr    clc
+         jsr wsr1
+         dec $08
+         bne whbsr
+         jmp wnext`},
+	"brr": {4, []string{"sr1"}, `
+whbrr    ldy #$00
+         lda ($06),y
+         lsr a
+         jsr wsr1
+         dec $08
+         bne whbrr
+         jmp wnext`},
+	"mul": {7, []string{"ld3", "shl", "out"}, `
+whmul    jsr wld3
+whmul1   ldx #wr-wq
+         clc
+         jsr wshl
+         ldx #$00
+         clc
+         jsr wshl
+         bcc whmul3
+         ldx #$00
+         ldy $05
+         clc
+whmul2   lda wr,x
+         adc wbuf,x
+         sta wr,x
+         inx
+         dey
+         bne whmul2
+whmul3   dec $11
+         bne whmul1
+         ldx #wr-wq
+         jmp wout`},
+	"divu": {7, []string{"div"}, `
+whdivu   ldx #$00
+         jmp wdiv`},
+	"remu": {7, []string{"div"}, `
+whremu   ldx #wr-wq
+         jmp wdiv`},
+	"ld": {8, []string{"addr"}, `
+whld     jsr waddr
+         ldy $05
+         dey
+whld1    lda ($0e),y
+         sta ($0b),y
+         dey
+         bpl whld1
+         jmp wnext`},
+	"st": {8, []string{"addr"}, `
+whst     jsr waddr
+         ldy $05
+         dey
+whst1    lda ($0b),y
+         sta ($0e),y
+         dey
+         bpl whst1
+         jmp wnext`},
+	"ldr": {8, []string{"addr"}, `
+whldr    jsr waddr
+         ldy #$00
+whldr1   lda ($0e),y
+         pha
+         iny
+         cpy $05
+         bne whldr1
+         ldy #$00
+whldr2   pla
+         sta ($0b),y
+         iny
+         cpy $05
+         bne whldr2
+         jmp wnext`},
+	"str": {8, []string{"addr"}, `
+whstr    jsr waddr
+         ldy #$00
+whstr1   lda ($0b),y
+         pha
+         iny
+         cpy $05
+         bne whstr1
+         ldy #$00
+whstr2   pla
+         sta ($0e),y
+         iny
+         cpy $05
+         bne whstr2
+         jmp wnext`},
+	"ptr": {6, []string{"addr"}, `
+whptr    jsr waddr
+         ldx $05
+         lda $0e
+         sta $00,x
+         lda $0f
+         sta $01,x
+         jmp wnext`},
+	"jz": {4, nil, `
+whjz     ldy #$00
+         lda ($05),y
+         bne whjz1
+         lda $07
+         sta $03
+         lda $08
+         sta $04
+whjz1    jmp wnext`},
+	"jmp": {2, nil, `
+whjmp    lda $05
+         sta $03
+         lda $06
+         sta $04
+         jmp wnext`},
+	"call": {2, nil, `
+whcall   lda $04
+         pha
+         lda $03
+         pha
+         jsr wcall
+         pla
+         sta $03
+         pla
+         sta $04
+         jmp wnext
+wcall    jmp ($05)`},
+	"ret": {0, nil, `
+whret    rts`},
+	"chk": {3, nil, `
+whchk    ldy #$00
+         lda ($05),y
+         bne whchk1
+         ldx $07
+         jmp trap
+whchk1   jmp wnext`},
+}
+
+// wShared are the routines handlers share.
+var wShared = map[string]struct {
+	deps []string
+	body string
+}{
+	// wcmp: a - b over n bytes; C = a >= b, wt = 0 iff a == b. wsetx
+	// stores X as the bool result.
+	"cmp": {nil, `
+wcmp     ldy #$00
+         sty $12
+         ldx $05
+         sec
+wcmp1    lda ($08),y
+         sbc ($0a),y
+         ora $12
+         sta $12
+         iny
+         dex
+         bne wcmp1
+         rts
+wsetx    txa
+         ldy #$00
+         sta ($06),y
+         jmp wnext`},
+	"bufa": {nil, `
+wbufa    ldy $05
+         dey
+wbufa1   lda ($08),y
+         sta wbuf,y
+         dey
+         bpl wbufa1
+         rts`},
+	// wsbx: d[y] = wbuf[x+y], zero where x+y is not below n.
+	"sbx": {nil, `
+wsbx     ldy #$00
+wsbx1    lda #$00
+         cpx $05
+         bcs wsbx2
+         lda wbuf,x
+wsbx2    sta ($06),y
+         inx
+         iny
+         cpy $05
+         bne wsbx1
+         jmp wnext`},
+	// wsl1 / wsr1: d shifted one bit left / right through C.
+	"sl1": {nil, `
+wsl1     ldy #$00
+         ldx $05
+wsl11    lda ($06),y
+         rol a
+         sta ($06),y
+         iny
+         dex
+         bne wsl11
+         rts`},
+	"sr1": {nil, `
+wsr1     ldy $05
+         dey
+wsr11    lda ($06),y
+         ror a
+         sta ($06),y
+         dey
+         bpl wsr11
+         rts`},
+	// wld3: wbuf = b, wq = a, wr = 0, wc2 = 8n (multiply and divide).
+	"ld3": {nil, `
+wld3     ldy $05
+         dey
+wld31    lda ($0a),y
+         sta wbuf,y
+         lda ($08),y
+         sta wq,y
+         lda #$00
+         sta wr,y
+         dey
+         bpl wld31
+         lda $05
+         asl a
+         asl a
+         asl a
+         sta $11
+         rts`},
+	// wshl: the n-byte buffer at wq+x shifted left through C.
+	"shl": {nil, `
+wshl     ldy $05
+wshl1    rol wq,x
+         inx
+         dey
+         bne wshl1
+         rts`},
+	// wout: d = the n-byte buffer at wq+x.
+	"out": {nil, `
+wout     ldy #$00
+wout1    lda wq,x
+         sta ($06),y
+         inx
+         iny
+         cpy $05
+         bne wout1
+         jmp wnext`},
+	// wdiv: restoring division of a by b, n bytes: quotient in wq,
+	// remainder in wr (x/0 = all ones, x%0 = x); the result is the buffer
+	// at wq+x.
+	"div": {[]string{"ld3", "shl", "out"}, `
+wdiv     stx $13
+         jsr wld3
+wdiv1    ldx #$00
+         clc
+         jsr wshl
+         ldx #wr-wq
+         jsr wshl
+         php
+         ldx #$00
+         ldy $05
+         sec
+wdiv2    lda wr,x
+         sbc wbuf,x
+         sta wt2,x
+         inx
+         dey
+         bne wdiv2
+         bcs wdiv3
+         plp
+         bcs wdiv4
+         bcc wdiv6
+wdiv3    plp
+wdiv4    ldx #$00
+         ldy $05
+wdiv5    lda wt2,x
+         sta wr,x
+         inx
+         dey
+         bne wdiv5
+         inc wq
+wdiv6    dec $11
+         bne wdiv1
+         ldx $13
+         jmp wout`},
+	// waddr: pa = base + (idx << sk&7), base the pointer at zero-page
+	// address base when sk's bit 7 is set.
+	"addr": {nil, `
+waddr    ldy #$00
+         lda ($09),y
+         sta $0e
+         iny
+         lda ($09),y
+         sta $0f
+         lda $06
+         and #$07
+         tax
+         beq waddr2
+waddr1   asl $0e
+         rol $0f
+         dex
+         bne waddr1
+waddr2   lda $06
+         bmi waddr3
+         clc
+         lda $0e
+         adc $07
+         sta $0e
+         lda $0f
+         adc $08
+         sta $0f
+         rts
+waddr3   ldx $07
+         clc
+         lda $0e
+         adc $00,x
+         sta $0e
+         lda $0f
+         adc $01,x
+         sta $0f
+         rts`},
+}
+
+// wInterp collects the op codes a module uses.
+type wInterp struct {
+	codes map[string]int
+	order []string
+}
+
+// code returns op name's code, assigning the next one at first use.
+func (w *wInterp) code(name string) int {
+	if c, ok := w.codes[name]; ok {
+		return c
+	}
+	if _, ok := wHandlers[name]; !ok {
+		panic("BUG: mos6502: no interpreter op " + name)
+	}
+	w.codes[name] = len(w.order)
+	w.order = append(w.order, name)
+	return w.codes[name]
+}
+
+// emit writes the interpreter: dispatch loop, the tables, the handlers
+// used and the routines they share, and its scratch buffers.
+func (w *wInterp) emit(out *asmBuf) {
+	out.comment("wop: the --opt size interpreter")
+	emitBody(out, fmt.Sprintf(`
+wop      pla
+         sta $03
+         pla
+         sta $04
+wnext    ldy #$01
+         lda ($03),y
+         tax
+         iny
+wcopy    tya
+         cmp wlen,x
+         bcs wadv
+         lda ($03),y
+         sta $0003,y
+         iny
+         bne wcopy
+wadv     dey
+         tya
+         clc
+         adc $03
+         sta $03
+         bcc wdisp
+         inc $04
+wdisp    txa
+         asl a
+         tax
+         lda wjt,x
+         sta $%02x
+         lda wjt+1,x
+         sta $%02x
+         jmp ($%02x)`, wC, wC+1, wC))
+	out.label("wlen")
+	var lens []byte
+	for _, name := range w.order {
+		lens = append(lens, byte(wHandlers[name].operands+2))
+	}
+	out.bytes(lens)
+	out.label("wjt")
+	for _, name := range w.order {
+		out.op(".word wh%s", name)
+	}
+	shared := map[string]bool{}
+	var need func(d string)
+	need = func(d string) {
+		if shared[d] {
+			return
+		}
+		shared[d] = true
+		if s, ok := wShared[d]; ok {
+			for _, x := range s.deps {
+				need(x)
+			}
+		}
+	}
+	handlers := map[string]bool{}
+	for _, name := range w.order {
+		handlers[name] = true
+		for _, d := range wHandlers[name].deps {
+			if _, isHandler := wHandlers[d]; isHandler {
+				handlers[d] = true
+			} else {
+				need(d)
+			}
+		}
+	}
+	for _, name := range sortedKeys(handlers) {
+		emitBody(out, wHandlers[name].body)
+	}
+	for _, name := range sortedKeys(shared) {
+		emitBody(out, wShared[name].body)
+	}
+}
+
+// wBuffers are the interpreter's scratch areas (8 bytes each: wq and wr
+// adjacent, the distance between them fits an immediate).
+var wBuffers = []string{"wbuf", "wq", "wr", "wt2"}
+
+func sortedKeys(m map[string]bool) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// emitBody copies handler source: a line starting in column 1 is a label
+// (alone, or followed by an instruction).
+func emitBody(out *asmBuf, body string) {
+	for _, line := range strings.Split(strings.TrimPrefix(body, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		if line[0] != ' ' {
+			f := strings.Fields(line)
+			out.label(f[0])
+			if len(f) > 1 {
+				out.op("%s", strings.Join(f[1:], " "))
+			}
+			continue
+		}
+		out.op("%s", strings.TrimSpace(line))
+	}
+}
