@@ -48,3 +48,9 @@ func vmRun(p *lang.Program, name string, args []lang.Value) ([]lang.Value, error
 	res, _, err := vm.Run(p, p.Export(name), args, vm.Options{})
 	return res, err
 }
+
+// vmRunFeatures runs an export on the VM with `have` answering feats.
+func vmRunFeatures(p *lang.Program, name string, args []lang.Value, feats lang.FeatureSet) ([]lang.Value, error) {
+	res, _, err := vm.Run(p, p.Export(name), cloneArgs(args), vm.Options{Features: feats})
+	return res, err
+}

@@ -30,6 +30,14 @@ export fn mix_all(words: mut []u32) effects none {
         words[i] = mix(words[i])
     }
 }`,
+	"have picks a branch": `module t
+export fn f(x: u32) -> u32 effects none {
+    if have sha && !have aes {
+        let (a, b, c, d) = sha256_msg1(x, x, x, x, x, x, x, x)
+        return a ^ b ^ c ^ d
+    }
+    return x
+}`,
 	"untyped takes the other operand's type": `module t
 fn f(x: u8) -> u8 { return x + 255 }`,
 	"untyped in declared let": `module t
@@ -333,6 +341,18 @@ fn f(x: mut [4]u8) { store_le16(x, 0, @65536) }`, []string{"constant 65536 overf
 fn f(a: u32) -> u64 { return clmul_lo(@a, 1) }`, []string{"cannot use u32 as u64 in argument 1 of clmul_lo"}},
 		{"aes_enc is two results", `module t
 fn f(a: u64) -> u64 { return @aes_enc(a, a, a, a) }`, []string{"aes_enc returns 2 values"}},
+		{"sha256_rnds2 argument count", `module t
+fn f(a: u32) -> u32 { let (x, y, z, w) = @sha256_rnds2(a, a, a, a, a, a, a, a, a) return x }`, []string{"sha256_rnds2 takes 10 arguments, got 9"}},
+		{"sha256_msg1 argument type", `module t
+fn f(a: u32, b: u64) -> u32 { let (x, y, z, w) = sha256_msg1(a, a, a, a, @b, a, a, a) return x }`, []string{"cannot use u64 as u32 in argument 5 of sha256_msg1"}},
+		{"sha256_msg2 is four results", `module t
+fn f(a: u32) -> u32 { return @sha256_msg2(a, a, a, a, a, a, a, a) }`, []string{"sha256_msg2 returns 4 values"}},
+		{"have an unknown feature", `module t
+fn f() -> bool { return @have avx }`, []string{"have avx: unknown hardware feature (known: pclmul,aes,sha)"}},
+		{"have is not a constant", `module t
+const C: bool = @have sha`, []string{"constant"}},
+		{"have is a bool", `module t
+fn f() -> u32 { return @have sha }`, []string{"cannot use bool as u32"}},
 		{"select types", `module t
 fn f(c: bool, a: u32, b: u64) -> u32 { return @select(c, a, b) }`, []string{"mismatched types u32 and u64 in select"}},
 		{"select condition", `module t

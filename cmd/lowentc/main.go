@@ -78,7 +78,8 @@ Usage:
 Flags:
   --target T     vm (default), ir, amd64, jcvm, mos6502
   --width W      limb width of the legalized IR for --target ir: 64, 32, 16 or 8 (default 64)
-  --hw H         amd64 hardware paths: auto, none (default), aes, or a feature list
+  --hw H         amd64 hardware paths: auto, none (default), aes, or a feature list;
+                 vm and ir: what "have FEATURE" answers: none (default), all, or e.g. sha
   --emit KIND    what to write: ir for every target; each backend adds its own kinds
   -o OUT         output file (written whole or not at all); default stdout
   -d dump=PASS   print the IR after pass PASS (or "all") to stderr; -d help lists the passes

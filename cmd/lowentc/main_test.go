@@ -33,6 +33,36 @@ func TestRunPrintsMutParamsAndResults(t *testing.T) {
 	}
 }
 
+// TestHWForVMAndIR: --hw on the vm and ir targets says what `have`
+// answers; SHA-256's instruction-shaped branch gives the same digest, and
+// takes a different number of VM steps.
+func TestHWForVMAndIR(t *testing.T) {
+	msg := []byte("the have sha branch of sha256.lw")
+	sum := sha256.Sum256(msg)
+	steps := map[string]string{}
+	for _, hw := range []string{"none", "sha", "all"} {
+		for _, target := range [][]string{{"--target", "vm"}, {"--target", "ir", "--width", "16"}} {
+			args := append([]string{"run", "--stats", "--hw", hw}, target...)
+			args = append(args, filepath.Join(stdlibDir, "sha256.lw"), "sha256", "msg="+hex.EncodeToString(msg))
+			status, out, errs := lowentc(args...)
+			require.Equal(t, exitOK, status, errs)
+			assert.Equal(t, "out="+hex.EncodeToString(sum[:])+"\n", out, "%v --hw %s", target, hw)
+			if target[1] == "vm" {
+				for _, line := range strings.Split(errs, "\n") {
+					if strings.HasPrefix(line, "steps=") {
+						steps[hw] = line
+					}
+				}
+			}
+		}
+	}
+	assert.NotEqual(t, steps["none"], steps["sha"], "the VM took the same path with and without sha")
+	assert.Equal(t, steps["sha"], steps["all"])
+	status, _, errs := lowentc("run", "--hw", "avx9", filepath.Join(stdlibDir, "sha256.lw"), "sha256", "msg=")
+	assert.NotEqual(t, exitOK, status)
+	assert.Contains(t, errs, `unknown feature "avx9"`)
+}
+
 func TestRunReturnValueAndStats(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "ret.lw")

@@ -27,6 +27,9 @@ func (g *gen) storeStmt() bool {
 // aesStmt runs an AES round on words of the function and binds or assigns
 // the two result words.
 func (g *gen) aesStmt() bool {
+	if g.chance(0.35) {
+		return g.shaStmt()
+	}
 	d := g.cfg.MaxExpr - 1
 	args := make([]ex, 4)
 	texts := make([]string, 4)
@@ -62,6 +65,35 @@ func (g *gen) aesStmt() bool {
 	g.line("%s (%s, %s) = %s", kw, x.name, y.name, call)
 	g.declare(x)
 	g.declare(y)
+	return true
+}
+
+// shaStmt binds the four lanes of a SHA-256 builtin on u32 words.
+func (g *gen) shaStmt() bool {
+	name := pick(g, []string{"sha256_rnds2", "sha256_msg1", "sha256_msg2"})
+	n := 8
+	if name == "sha256_rnds2" {
+		n = 10
+	}
+	d := g.cfg.MaxExpr - 1
+	args := make([]ex, n)
+	texts := make([]string, n)
+	for i := range args {
+		args[i] = g.wordE(32, d, true)
+		texts[i] = args[i].s
+	}
+	g.use(args...)
+	kw := pick(g, []string{"let", "var"})
+	vs := make([]*vr, 4)
+	names := make([]string, 4)
+	for i := range vs {
+		vs[i] = &vr{name: g.fresh("v"), t: tU32, kind: vLocal, mut: kw == "var"}
+		names[i] = vs[i].name
+	}
+	g.line("%s (%s) = %s(%s)", kw, strings.Join(names, ", "), name, strings.Join(texts, ", "))
+	for _, v := range vs {
+		g.declare(v)
+	}
 	return true
 }
 

@@ -460,6 +460,10 @@ func (g *gen) boolLeaf() ex {
 		r := g.untypedLit(w)
 		return g.bin(pick(g, cmpOps), l, r)
 	}
+	if g.chance(0.1) {
+		// A hardware question: false on the VM and in the IR unless asked.
+		return ex{s: "have " + pick(g, []string{"sha", "aes", "pclmul"}), t: tBool}
+	}
 	return ex{s: fmt.Sprint(g.chance(0.5)), konst: true}
 }
 

@@ -1,0 +1,70 @@
+package ir
+
+import (
+	"testing"
+
+	"github.com/lowent/lowentc/lang"
+)
+
+const featuresSrc = `module t
+export fn f(x: u32, y: u32) -> u32 effects none {
+    let (a, b, c, d) = sha256_rnds2(x, y, x ^ y, x + y, y, x, y ^ 1, x ^ 2, x * 3, y * 5)
+    let (e, g, h, i) = sha256_msg1(a, b, c, d, x, y, a, b)
+    let (j, k, l, m) = sha256_msg2(e, g, h, i, c, d, x, y)
+    if have sha {
+        return j ^ k ^ l ^ m
+    }
+    return j + k + l + m
+}`
+
+// TestFeaturesPass: with no features, have is false and the SHA-256 ops
+// become arithmetic; with KeepHave each op sits in `if have sha`; with sha
+// the ops stay. Each keeps the interpreter's answers (which read have as
+// false).
+func TestFeaturesPass(t *testing.T) {
+	p := load(t, featuresSrc)
+	var inputs [][]lang.Value
+	for _, xy := range [][2]uint64{{0, 0}, {1, 2}, {0xdeadbeef, 0x12345678}, {0xffffffff, 0x80000000}} {
+		inputs = append(inputs, []lang.Value{{Word: xy[0]}, {Word: xy[1]}})
+	}
+	shaOps := func(m *Module) int {
+		return countOps(m, OpSHA256Rnds2) + countOps(m, OpSHA256Msg1) + countOps(m, OpSHA256Msg2)
+	}
+
+	m, err := Lower(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyPass(t, m, features, Options{}, "f", inputs...)
+	if n, h := shaOps(m), countOps(m, OpHave); n != 0 || h != 0 {
+		t.Errorf("no features: %d SHA-256 ops and %d have left\n%s", n, h, m)
+	}
+
+	m, _ = Lower(p)
+	applyPass(t, m, features, Options{KeepHave: true}, "f", inputs...)
+	if n, h := shaOps(m), countOps(m, OpHave); n != 3 || h != 4 {
+		t.Errorf("KeepHave: %d SHA-256 ops and %d have, want 3 and 4 (one per op and the source's)\n%s", n, h, m)
+	}
+
+	m, _ = Lower(p)
+	applyPass(t, m, features, Options{Features: lang.FeatureSet(lang.FeatSHA), W: 32}, "f")
+	if n := shaOps(m); n != 0 {
+		t.Errorf("sha at W=32: %d SHA-256 ops left (they exist only at W=64)", n)
+	}
+	m, _ = Lower(p)
+	applyPass(t, m, features, Options{Features: lang.FeatureSet(lang.FeatSHA), W: 64}, "f")
+	if n, h := shaOps(m), countOps(m, OpHave); n != 3 || h != 0 {
+		t.Errorf("sha at W=64: %d SHA-256 ops and %d have, want 3 and 0", n, h)
+	}
+	// The have branch is taken now: the VM with sha agrees with the IR.
+	for _, in := range inputs {
+		want, err := vmRunFeatures(p, "f", in, lang.FeatureSet(lang.FeatSHA))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Run(m, "f", cloneArgs(in))
+		if err != nil || got[0].Word != want[0].Word {
+			t.Errorf("f%v with sha: IR %v (%v), VM %v", in, got, err, want)
+		}
+	}
+}
