@@ -227,8 +227,10 @@ func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
 		fmt.Fprintf(&b, "int %s(%s);\n", SymbolName(m.Name, f.Name), decl)
 	}
 	if len(hw.variants) > 1 {
-		b.WriteString("\n/* --hw auto: the variant in use (0 computed, 1 AES-NI + PCLMULQDQ,\n")
-		b.WriteString("   2 the same with AVX2, VAES, VPCLMULQDQ, 3 with AVX-512), and a way to lower it. */\n")
+		b.WriteString("\n/* --hw auto: the CPU level in use (0 computed, 1 AES-NI + PCLMULQDQ,\n")
+		b.WriteString("   2 the same with AVX2, VAES, VPCLMULQDQ, 3 with AVX-512; plus 0x100 when\n")
+		b.WriteString("   the SHA extensions are used too), and a way to lower it: force_level(n)\n")
+		b.WriteString("   keeps the smaller level and the 0x100 flag only if both have it. */\n")
 		fmt.Fprintf(&b, "int %s(void);\n", SymbolName(m.Name, "cpu_level"))
 		fmt.Fprintf(&b, "int %s(int level);\n", SymbolName(m.Name, "force_level"))
 	}
