@@ -91,6 +91,13 @@ func validateTarget(o *options, stderr io.Writer) int {
 	if o.hw == "" {
 		return usageError(stderr, "--hw needs a value: auto, none, aes or a feature list")
 	}
+	// A flag for another target changes nothing: say so, without failing
+	// (scripts may pass one set of flags to every target).
+	for _, name := range targetFlags {
+		if ts, ok := flagTargets[name]; ok && o.given[name] && !slices.Contains(ts, o.target) {
+			fmt.Fprintf(stderr, "lowentc: warning: %s has no effect on target %s (it applies to %s)\n", name, o.target, strings.Join(ts, ", "))
+		}
+	}
 	return exitOK
 }
 

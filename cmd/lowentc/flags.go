@@ -24,7 +24,19 @@ type options struct {
 	card    string
 	storage string
 	opt     string
-	args    []string // positional
+	args    []string        // positional
+	given   map[string]bool // the flags written on the command line, by canonical name
+}
+
+// flagTargets lists the targets each target-specific flag acts on; given
+// for another target it does nothing, and validateTarget says so.
+var flagTargets = map[string][]string{
+	"--width":   {"ir"},
+	"--hw":      {"amd64", "vm", "ir"},
+	"--no-int":  {"jcvm"},
+	"--card":    {"jcvm"},
+	"--storage": {"jcvm"},
+	"--opt":     {"mos6502"},
 }
 
 type flagSpec struct {
@@ -83,7 +95,7 @@ func setInt(dst *int, v string) error {
 // parseFlags reads args, accepting only the flags named in allowed. A word
 // after `--` is always positional.
 func parseFlags(args []string, allowed ...string) (*options, error) {
-	o := &options{target: "vm", width: 64, hw: "none"}
+	o := &options{target: "vm", width: 64, hw: "none", given: map[string]bool{}}
 	ok := map[string]bool{}
 	for _, a := range allowed {
 		ok[a] = true
@@ -116,6 +128,7 @@ func parseFlags(args []string, allowed ...string) (*options, error) {
 		if err := spec.set(o, val); err != nil {
 			return nil, fmt.Errorf("flag %s: %v", name, err)
 		}
+		o.given[spec.names[0]] = true
 	}
 	return o, nil
 }

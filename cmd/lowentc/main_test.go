@@ -63,6 +63,20 @@ func TestHWForVMAndIR(t *testing.T) {
 	assert.Contains(t, errs, `unknown feature "avx9"`)
 }
 
+// TestFlagForAnotherTargetWarns: a target flag given for a target it does
+// not act on is named in a warning; the command still runs.
+func TestFlagForAnotherTargetWarns(t *testing.T) {
+	status, out, errs := lowentc("run", "--target", "vm", "--no-int", "--opt", "size",
+		filepath.Join(stdlibDir, "sha256.lw"), "sha256", "msg=")
+	require.Equal(t, exitOK, status, errs)
+	assert.Contains(t, out, "out=e3b0c442")
+	assert.Contains(t, errs, "warning: --no-int has no effect on target vm (it applies to jcvm)")
+	assert.Contains(t, errs, "warning: --opt has no effect on target vm (it applies to mos6502)")
+	_, _, errs = lowentc("run", "--target", "ir", "--width", "16", "--hw", "sha",
+		filepath.Join(stdlibDir, "sha256.lw"), "sha256", "msg=")
+	assert.NotContains(t, errs, "warning")
+}
+
 func TestRunReturnValueAndStats(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "ret.lw")
