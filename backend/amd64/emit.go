@@ -170,12 +170,15 @@ type fgen struct {
 	// pairBlock is where each pair was computed: only reused there.
 	pairBlock map[[2]value.Value]*llir.Block
 	// Vector selection of the hardware variants (vec.go).
-	lanes      map[*ir.Value]laneRef
-	clmulPairs map[[2]*ir.Value]value.Value
-	clmulBlock map[[2]*ir.Value]*llir.Block
-	depth      int                  // for loops around the block being emitted
-	defDepth   map[*ir.Value]int    // the loop depth each value is defined at
-	consts     map[uint64]*ir.Value // synthetic constants of pairOp
+	lanes       map[*ir.Value]laneRef
+	laneOps     map[value.Value]vecOp // how laneOp made a vector (vecStoreRun widens it)
+	laneOpVec   map[vecOp]value.Value // ... and the other way round, per block
+	laneOpBlock map[vecOp]*llir.Block
+	clmulPairs  map[[2]*ir.Value]value.Value
+	clmulBlock  map[[2]*ir.Value]*llir.Block
+	depth       int                  // for loops around the block being emitted
+	defDepth    map[*ir.Value]int    // the loop depth each value is defined at
+	consts      map[uint64]*ir.Value // synthetic constants of pairOp
 	// The bitsliced computed AES (soft_emit.go): values held in a group's planes.
 	sliced map[*ir.Value]sliceRef
 }
@@ -199,7 +202,7 @@ func (g *modGen) function(f *ir.Function, name string, v variant, use builtinUse
 	}
 	fg := &fgen{modGen: g, f: f, fn: fn, v: v, vals: map[*ir.Value]value.Value{},
 		arrs: map[*ir.Array]arrInfo{}, fails: map[int]*llir.Block{}, pairs: map[[2]value.Value]value.Value{},
-		pairBlock: map[[2]value.Value]*llir.Block{}, lanes: map[*ir.Value]laneRef{},
+		pairBlock: map[[2]value.Value]*llir.Block{}, lanes: map[*ir.Value]laneRef{}, laneOps: map[value.Value]vecOp{}, laneOpVec: map[vecOp]value.Value{}, laneOpBlock: map[vecOp]*llir.Block{},
 		clmulPairs: map[[2]*ir.Value]value.Value{}, clmulBlock: map[[2]*ir.Value]*llir.Block{}, defDepth: map[*ir.Value]int{}, consts: map[uint64]*ir.Value{},
 		sliced: map[*ir.Value]sliceRef{}}
 	fg.cur = fg.newBlock()

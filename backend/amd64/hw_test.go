@@ -92,6 +92,18 @@ func TestHardwareInstructions(t *testing.T) {
 	}
 }
 
+// TestWideStores: under AVX-512 the CTR loop xors and stores the keystream
+// 64 bytes at a time (runs of four 16-byte store pairs), under AVX2 32.
+func TestWideStores(t *testing.T) {
+	for _, c := range []struct{ hw, reg string }{{"avx512,vaes,aes", "zmm"}, {"avx2,vaes,aes", "ymm"}} {
+		asm := disassemble(t, "aes", c.hw)
+		re := regexp.MustCompile(`(?m)^\s+[0-9a-f]+:\s+vmovdqu(64)?\s+%` + c.reg + `\d+, `)
+		if n := len(re.FindAllString(asm, -1)); n < 2 {
+			t.Errorf("aes --hw %s: %d stores of a whole %s register, want the CTR loop's 2 or more", c.hw, n, c.reg)
+		}
+	}
+}
+
 // TestFeatureAttributes: a function gets the target features of the
 // builtins it uses and only those.
 func TestFeatureAttributes(t *testing.T) {

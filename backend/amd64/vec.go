@@ -30,7 +30,11 @@ import (
 // emitted (an extractelement), and LLVM deletes whichever form is unused.
 //
 // Under the wide variant, runs of AES rounds with the same round key on
-// independent states become one 256-bit VAESENC per two blocks.
+// independent states become one 256-bit VAESENC per two blocks (512-bit
+// per four under AVX-512), and runs of 16-byte stores at consecutive
+// addresses one 256-bit (512-bit) store, so that CTR's keystream is xored
+// into the message and stored a whole register at a time (LLVM folds the
+// matching 16-byte loads into the xor: one VPXORQ from memory, one store).
 
 // laneRef says a u64 value is lane `lane` of the <2 x i64> vector vec.
 type laneRef struct {
@@ -56,6 +60,10 @@ type blockPlan struct {
 	aesSkip   map[*ir.Instr]bool         // an AES round emitted with its group's last
 	aesGroup  map[*ir.Instr][]*ir.Instr  // last round of a group -> the group
 	laneArith bool                       // word ops stay in vectors (vec_lanes.go)
+	// Wide variants: runs of 2 (4) store pairs at consecutive addresses
+	// are one 256-bit (512-bit) store at the last pair's place.
+	storeRunSkip map[*ir.Instr]bool           // second store of a pair stored with its run
+	storeRun     map[*ir.Instr][][2]*ir.Instr // second store of a run's last pair -> the run
 }
 
 // indexOf splits an index value into a base value and a constant offset.
@@ -118,12 +126,26 @@ func adjacent(x, y wordAcc) bool {
 // at the second).
 func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 	p := &blockPlan{loadFirst: map[*ir.Instr][2]*ir.Instr{}, storeSkip: map[*ir.Instr]bool{},
-		storePair: map[*ir.Instr][2]*ir.Instr{}, aesSkip: map[*ir.Instr]bool{}, aesGroup: map[*ir.Instr][]*ir.Instr{}}
+		storePair: map[*ir.Instr][2]*ir.Instr{}, aesSkip: map[*ir.Instr]bool{}, aesGroup: map[*ir.Instr][]*ir.Instr{},
+		storeRunSkip: map[*ir.Instr]bool{}, storeRun: map[*ir.Instr][][2]*ir.Instr{}}
 	loads := map[*ir.Array][]*ir.Instr{}
 	stores := map[*ir.Array][]*ir.Instr{}
+	// chains are the store pairs of each array at consecutive addresses
+	// with no other access to the array between them; since counts the
+	// stores to the array after the chain's last pair.
+	chains := map[*ir.Array][][2]*ir.Instr{}
+	since := map[*ir.Array]int{}
+	endChain := func(a *ir.Array) {
+		g.planStoreRuns(p, chains[a])
+		delete(chains, a)
+		delete(since, a)
+	}
 	barrier := func() {
 		loads = map[*ir.Array][]*ir.Instr{}
 		stores = map[*ir.Array][]*ir.Instr{}
+		for a := range chains {
+			endChain(a)
+		}
 	}
 	for _, in := range b.Instrs {
 		switch {
@@ -132,6 +154,7 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 			continue
 		case isLoad(in.Op):
 			delete(stores, in.Arr)
+			endChain(in.Arr)
 			acc, ok := wordAccess(in)
 			if !ok {
 				continue
@@ -155,9 +178,11 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 			}
 		case isStore(in.Op):
 			delete(loads, in.Arr)
+			since[in.Arr]++
 			acc, ok := wordAccess(in)
 			if !ok {
 				delete(stores, in.Arr)
+				endChain(in.Arr)
 				continue
 			}
 			paired := false
@@ -172,6 +197,17 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 					p.storePair[in] = [2]*ir.Instr{lo, hi}
 					stores[in.Arr] = append(stores[in.Arr][:i:i], stores[in.Arr][i+1:]...)
 					paired = true
+					ch := chains[in.Arr]
+					if len(ch) > 0 {
+						last, _ := wordAccess(ch[len(ch)-1][1])
+						first, _ := wordAccess(lo)
+						if since[in.Arr] != 2 || !adjacent(last, first) {
+							endChain(in.Arr)
+							ch = nil
+						}
+					}
+					chains[in.Arr] = append(ch, [2]*ir.Instr{lo, hi})
+					since[in.Arr] = 0
 					break
 				}
 			}
@@ -180,6 +216,7 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 			}
 		}
 	}
+	barrier()
 	p.laneArith = hasClmul(b) && !hasAES(b)
 	if g.v.wide {
 		size := 2
@@ -189,6 +226,36 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 		g.planAESGroups(b, p, size, false)
 	}
 	return p
+}
+
+// planStoreRuns splits a chain of store pairs at consecutive addresses
+// into runs of two (four under AVX-512) stored as one 256-bit (512-bit)
+// vector at the place of the run's last store; nothing between the stores
+// of a chain touches their array. Only the wide variants use runs.
+func (g *fgen) planStoreRuns(p *blockPlan, chain [][2]*ir.Instr) {
+	if !g.v.wide {
+		return
+	}
+	size := 2
+	if g.v.zmm {
+		size = 4
+	}
+	for len(chain) >= size {
+		run := chain[:size]
+		for _, pr := range run[:size-1] {
+			p.storeRunSkip[secondOf(p, pr)] = true
+		}
+		p.storeRun[secondOf(p, run[size-1])] = append([][2]*ir.Instr(nil), run...)
+		chain = chain[size:]
+	}
+}
+
+// secondOf returns the store of pair pr that carries it in p.storePair.
+func secondOf(p *blockPlan, pr [2]*ir.Instr) *ir.Instr {
+	if _, ok := p.storePair[pr[1]]; ok {
+		return pr[1]
+	}
+	return pr[0]
 }
 
 // planAESGroups finds runs of up to size AES rounds of the same kind with
@@ -452,6 +519,73 @@ func (g *fgen) vecStore(pair [2]*ir.Instr) {
 	st.Align = 1
 }
 
+// vecOp records a vector made by laneOp: op on vectors a and b.
+type vecOp struct {
+	op   ir.Op
+	a, b value.Value
+}
+
+// bitOp emits xor, and or or on two vectors.
+func (g *fgen) bitOp(op ir.Op, a, b value.Value) value.Value {
+	switch op {
+	case ir.OpXor:
+		return g.cur.NewXor(a, b)
+	case ir.OpAnd:
+		return g.cur.NewAnd(a, b)
+	}
+	return g.cur.NewOr(a, b)
+}
+
+// concat joins two or four <2 x i64> vectors into one.
+func (g *fgen) concat(vs []value.Value) value.Value {
+	v := g.cur.NewShuffleVector(vs[0], vs[1], mask(0, 1, 2, 3))
+	if len(vs) == 4 {
+		hi := g.cur.NewShuffleVector(vs[2], vs[3], mask(0, 1, 2, 3))
+		v = g.cur.NewShuffleVector(v, hi, mask(0, 1, 2, 3, 4, 5, 6, 7))
+	}
+	return v
+}
+
+// vecStoreRun emits a run of store pairs at consecutive addresses as one
+// wide store when every word sits in a vector, else pair by pair.
+func (g *fgen) vecStoreRun(run [][2]*ir.Instr) {
+	for _, pr := range run {
+		_, okx := g.lanes[pr[0].Args[1]]
+		_, oky := g.lanes[pr[1].Args[1]]
+		if !okx || !oky {
+			for _, pr := range run {
+				g.vecStore(pr)
+			}
+			return
+		}
+	}
+	pairs := make([]value.Value, len(run))
+	for i, pr := range run {
+		pairs[i] = g.pairVec(pr[0].Args[1], pr[1].Args[1])
+	}
+	// When every pair is one bitwise op on two vectors (CTR: message xor
+	// keystream), the op is done once on the joined operands: LLVM turns
+	// the joined loads into one wide load and the joined AES halves into
+	// the VAESENC register, where it would not reassociate the joined ops.
+	var v value.Value
+	op, ok := g.laneOps[pairs[0]]
+	as, bs := []value.Value{}, []value.Value{}
+	for _, pv := range pairs {
+		o, has := g.laneOps[pv]
+		ok = ok && has && o.op == op.op
+		as, bs = append(as, o.a), append(bs, o.b)
+	}
+	if ok {
+		v = g.bitOp(op.op, g.concat(as), g.concat(bs))
+	} else {
+		v = g.concat(pairs)
+	}
+	vt := types.NewVector(uint64(2*len(run)), types.I64)
+	p := g.elem(run[0][0].Arr, g.val(run[0][0].Args[0]))
+	st := g.cur.NewStore(v, g.cur.NewBitCast(p, types.NewPointer(vt)))
+	st.Align = 1
+}
+
 // laneOp emits a bitwise op on two values in the same lane of two vectors
 // as a vector op; it reports false when they are not.
 func (g *fgen) laneOp(in *ir.Instr) bool {
@@ -460,14 +594,14 @@ func (g *fgen) laneOp(in *ir.Instr) bool {
 	if !oka || !okb || la.lane != lb.lane {
 		return false
 	}
-	var v value.Value
-	switch in.Op {
-	case ir.OpXor:
-		v = g.cur.NewXor(la.vec, lb.vec)
-	case ir.OpAnd:
-		v = g.cur.NewAnd(la.vec, lb.vec)
-	default:
-		v = g.cur.NewOr(la.vec, lb.vec)
+	// The two words of a pair are two IR ops on the same two vectors: one
+	// vector op serves both (in this block).
+	key := vecOp{in.Op, la.vec, lb.vec}
+	v, ok := g.laneOpVec[key]
+	if !ok || g.laneOpBlock[key] != g.cur {
+		v = g.bitOp(in.Op, la.vec, lb.vec)
+		g.laneOps[v] = key
+		g.laneOpVec[key], g.laneOpBlock[key] = v, g.cur
 	}
 	g.lanes[in.Results[0]] = laneRef{v, la.lane}
 	g.vals[in.Results[0]] = g.cur.NewExtractElement(v, i32c(la.lane))
@@ -570,7 +704,11 @@ func (g *fgen) vecInstr(in *ir.Instr, p *blockPlan) bool {
 	if _, ok := g.lanes[firstResult(in)]; ok && isLoad(in.Op) {
 		return true // the second load of a pair: its lane is already set
 	}
-	if p.storeSkip[in] {
+	if p.storeSkip[in] || p.storeRunSkip[in] {
+		return true
+	}
+	if run, ok := p.storeRun[in]; ok {
+		g.vecStoreRun(run)
 		return true
 	}
 	if pair, ok := p.storePair[in]; ok {
