@@ -20,6 +20,10 @@ type Trap struct {
 
 func (t *Trap) Error() string { return t.Pos.String() + ": trap: " + t.Msg }
 
+// Trapped says the error is a failed run-time check (tools that cannot
+// import this package recognise traps by this method).
+func (t *Trap) Trapped() {}
+
 type interp struct {
 	m *Module
 	w int // limb width (0: none)

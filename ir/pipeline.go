@@ -31,6 +31,9 @@ type Options struct {
 	// Features are the hardware features the compiled code may assume:
 	// `have F` is true exactly for these (see pass features).
 	Features lang.FeatureSet
+	// Expand lists limb operations the target cannot select; pass expand
+	// rewrites them after legalization.
+	Expand Expand
 	// KeepHave leaves `have` in the IR for a backend that compiles one
 	// variant per CPU level and answers it per variant.
 	KeepHave bool
@@ -85,6 +88,7 @@ var Passes = []Pass{
 	{Name: "copyprop", Run: copyprop, Doc: "copy propagation"},
 	{Name: "dce", Run: dce, Doc: "dead code elimination"},
 	{Name: "legalize", Run: legalize, Required: true, Doc: "split words wider than W into limbs"},
+	{Name: "expand", Run: expand, Required: true, Doc: "expand the limb ops the target cannot select (Options.Expand)"},
 	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
 	{Name: "cse", Run: cse, Doc: "common subexpression elimination"},
 	{Name: "copyprop", Run: copyprop, Doc: "copy propagation"},

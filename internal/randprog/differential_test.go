@@ -13,8 +13,21 @@ import (
 )
 
 // irWidths are the limb widths the IR is compiled at; 0 is the word IR
-// without legalization.
-var irWidths = []int{0, 64, 32, 16, 8}
+// without legalization. The last two are compiled with every limb
+// expansion a small target asks for (ir.Options.Expand).
+var irWidths = []int{0, 64, 32, 16, 8, 32, 8}
+
+// expandAll is every expansion of pass expand.
+const expandAll = ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW
+
+// irOptions are the pipeline options of width index i.
+func irOptions(i, unroll int, verify bool) ir.Options {
+	o := ir.Options{W: irWidths[i], Unroll: unroll, Verify: verify}
+	if i >= 5 {
+		o.Expand = expandAll
+	}
+	return o
+}
 
 // argSets is how many random argument sets each export runs on.
 const argSets = 3
@@ -136,7 +149,7 @@ func (r repro) String() string {
 func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, verify bool, re repro) string {
 	mods := make([]*ir.Module, len(irWidths))
 	for i, w := range irWidths {
-		m, err := ir.Compile(p, ir.Options{W: w, Unroll: unroll, Verify: verify})
+		m, err := ir.Compile(p, irOptions(i, unroll, verify))
 		if err != nil {
 			return fmt.Sprintf("ir.Compile at W=%d (unroll %d) failed: %v\n%s\nsource:\n%s", w, unroll, err, re, numbered(src))
 		}
@@ -189,13 +202,3 @@ func seedCommand(seed uint64) string {
 
 // reproHint is the reproduction line of a seed.
 func reproHint(seed uint64) string { return "  reproduce: " + seedCommand(seed) + "\n" }
-
-// numbered prefixes each line of src with its number, to match diagnostics.
-func numbered(src string) string {
-	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
-	var b strings.Builder
-	for i, l := range lines {
-		fmt.Fprintf(&b, "%4d  %s\n", i+1, l)
-	}
-	return b.String()
-}

@@ -1,0 +1,224 @@
+package randprog
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/vm"
+)
+
+// The harness: loading generated programs, running an export on the VM,
+// on the IR interpreter or on a backend, and comparing what they did. The
+// package's tests use it against the IR; the backends' tests through
+// CheckTarget (target.go).
+
+// srcName is the file name generated programs are loaded under.
+const srcName = "rnd.lw"
+
+// configFor is the generator configuration of a seed: the defaults, and
+// for one seed in sixteen (or every seed when LOWENT_RANDPROG_LARGE is set)
+// a larger size with deeper nesting and longer loops.
+func configFor(seed uint64) Config {
+	if seed%16 == 7 || os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
+		return Config{MaxHelpers: 6, MaxStmts: 60, MaxDepth: 4, MaxExpr: 4, MaxIter: 400, MaxWork: 5000}
+	}
+	return Config{}
+}
+
+// load generates and checks the program of seed.
+func load(seed uint64) (string, *lang.Program, error) {
+	src := Generate(seed, configFor(seed))
+	p, err := loadSource(src)
+	return src, p, err
+}
+
+// loadSource parses and checks a program held in a string.
+func loadSource(src string) (*lang.Program, error) {
+	p, ds := driver.LoadSource(srcName, []byte(src))
+	if len(ds) > 0 {
+		return nil, fmt.Errorf("%s", ds.Render(lang.Sources{srcName: []byte(src)}))
+	}
+	return p, nil
+}
+
+// outcome is what one run of an export did.
+type outcome struct {
+	trap    bool   // stopped by a failed run-time check
+	err     string // failed otherwise (bad arguments, internal error)
+	results []lang.Value
+	muts    [][]uint64 // the final contents of the mut array and slice arguments
+}
+
+func (o outcome) String() string {
+	switch {
+	case o.trap:
+		return "trap: " + o.err
+	case o.err != "":
+		return "error: " + o.err
+	}
+	var b strings.Builder
+	b.WriteString("results (")
+	for i, r := range o.results {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(fmtValue(r))
+	}
+	b.WriteString(")")
+	if len(o.muts) > 0 {
+		b.WriteString(" mut outputs [")
+		for i, m := range o.muts {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(fmtElems(m))
+		}
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
+func fmtValue(v lang.Value) string {
+	if v.IsArray {
+		return "[" + fmtElems(v.Elems) + "]"
+	}
+	return fmt.Sprintf("%#x", v.Word)
+}
+
+func fmtElems(xs []uint64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprintf("%#x", x)
+	}
+	return strings.Join(s, ",")
+}
+
+// copyArgs deep-copies arguments, since mut ones are updated in place.
+func copyArgs(args []lang.Value) []lang.Value {
+	out := make([]lang.Value, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a.Elems != nil {
+			out[i].Elems = append([]uint64{}, a.Elems...)
+		}
+	}
+	return out
+}
+
+// mutOutputs collects the mut array and slice arguments after a run.
+func mutOutputs(fn *lang.FuncDecl, args []lang.Value) [][]uint64 {
+	var out [][]uint64
+	for i, p := range fn.Params {
+		if p.Mut {
+			out = append(out, args[i].Elems)
+		}
+	}
+	return out
+}
+
+// runVM runs fn on the reference VM.
+func runVM(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) (o outcome) {
+	args = copyArgs(args)
+	defer func() {
+		if r := recover(); r != nil {
+			o = outcome{err: fmt.Sprintf("vm panicked: %v", r)}
+		}
+	}()
+	res, _, err := vm.Run(p, fn, args, vm.Options{})
+	var tr *vm.Trap
+	switch {
+	case errors.As(err, &tr):
+		return outcome{trap: true, err: tr.Error()}
+	case err != nil:
+		return outcome{err: err.Error()}
+	}
+	return outcome{results: res, muts: mutOutputs(fn, args)}
+}
+
+// agree reports whether the IR did what the VM did: both trapped at the
+// same check (the first one to fail in evaluation order), or both returned
+// the same results and left the same mut outputs. After a trap the mut
+// outputs are not compared: a trap stops the program, and what it had
+// written is not part of its answer.
+func agree(vmo, iro outcome) bool {
+	if vmo.trap || iro.trap {
+		return vmo.trap && iro.trap && trapPos(vmo.err) == trapPos(iro.err)
+	}
+	if vmo.err != "" || iro.err != "" || len(vmo.results) != len(iro.results) || len(vmo.muts) != len(iro.muts) {
+		return false
+	}
+	for i := range vmo.results {
+		a, b := vmo.results[i], iro.results[i]
+		if a.IsArray != b.IsArray || a.Word != b.Word || !equalWords(a.Elems, b.Elems) {
+			return false
+		}
+	}
+	for i := range vmo.muts {
+		if !equalWords(vmo.muts[i], iro.muts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// trapPos is the FILE:LINE:COL a trap message starts with.
+func trapPos(msg string) string {
+	pos, _, _ := strings.Cut(msg, ": trap")
+	return pos
+}
+
+func equalWords(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// argWords prints arguments the way `lowentc run` takes them.
+func argWords(fn *lang.FuncDecl, args []lang.Value) string {
+	var out []string
+	for i, p := range fn.Params {
+		a := args[i]
+		var v string
+		switch t := p.Type.(type) {
+		case *lang.BoolType:
+			v = strconv.FormatBool(a.Word != 0)
+		case *lang.WordType:
+			v = fmt.Sprintf("%#x", a.Word)
+		default:
+			if leafBits(t) == 8 {
+				var b strings.Builder
+				for _, e := range a.Elems {
+					fmt.Fprintf(&b, "%02x", e)
+				}
+				v = b.String()
+			} else if len(a.Elems) == 0 {
+				v = "zero:0"
+			} else {
+				v = fmtElems(a.Elems)
+			}
+		}
+		out = append(out, p.Name+"="+v)
+	}
+	return strings.Join(out, " ")
+}
+
+// numbered prefixes each line of src with its number, to match diagnostics.
+func numbered(src string) string {
+	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%4d  %s\n", i+1, l)
+	}
+	return b.String()
+}

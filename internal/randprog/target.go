@@ -1,0 +1,102 @@
+package randprog
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/lang"
+)
+
+// FromRunner makes a backend's runner a Target.
+func FromRunner(r backend.Runner) Target { return runnerTarget{r} }
+
+type runnerTarget struct{ r backend.Runner }
+
+func (t runnerTarget) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+	res, _, err := t.r.Run(fn, args)
+	return res, err
+}
+
+func (t runnerTarget) Close() error { return t.r.Close() }
+
+// Target is a compiled program as CheckTarget needs it: Run calls an
+// export (a backend.Runner without its statistics). A failed run-time
+// check must be an error with a Trapped() method, as *ir.Trap has.
+type Target interface {
+	Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error)
+	Close() error
+}
+
+// CheckTarget is differential testing of a backend: the random program of
+// seed (the one TestDifferential checks on the IR) is compiled by prepare
+// and every export is run on sets argument sets there and on the VM. It
+// returns "" when they agree, and otherwise a report with the source, the
+// arguments and both outcomes. A program prepare refuses (a limit of the
+// target, e.g. memory) is not a mismatch: its error is returned as
+// refused, and the caller decides how many refusals are acceptable.
+//
+// When the backend's trap carries a source position it must be the VM's.
+func CheckTarget(seed uint64, sets int, prepare func(*lang.Program) (Target, error)) (mismatch string, refused error) {
+	src, p, err := load(seed)
+	if err != nil {
+		return fmt.Sprintf("seed %d: the generated program does not check: %v", seed, err), nil
+	}
+	r, err := prepare(p)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	for ei, fn := range p.Exports() {
+		for k := 0; k < sets; k++ {
+			args := Args(seed*7919+uint64(ei)*131+uint64(k), fn)
+			vmo := runVM(p, fn, args)
+			if vmo.err != "" && !vmo.trap {
+				continue // the arguments miss the export's requires: not a run
+			}
+			bo := runTarget(r, fn, args)
+			if !agreeTarget(vmo, bo) {
+				var b strings.Builder
+				fmt.Fprintf(&b, "seed %d: MISMATCH in export %s\n", seed, fn.Name)
+				fmt.Fprintf(&b, "  args:    %s\n", argWords(fn, args))
+				fmt.Fprintf(&b, "  vm:      %s\n", vmo)
+				fmt.Fprintf(&b, "  backend: %s\n", bo)
+				fmt.Fprintf(&b, "source:\n%s", numbered(src))
+				return b.String(), nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// runTarget runs fn through a backend's runner.
+func runTarget(r Target, fn *lang.FuncDecl, args []lang.Value) (o outcome) {
+	args = copyArgs(args)
+	defer func() {
+		if x := recover(); x != nil {
+			o = outcome{err: fmt.Sprintf("backend panicked: %v", x)}
+		}
+	}()
+	res, err := r.Run(fn, args)
+	var tr interface {
+		error
+		Trapped()
+	}
+	switch {
+	case errors.As(err, &tr):
+		return outcome{trap: true, err: tr.Error()}
+	case err != nil:
+		return outcome{err: err.Error()}
+	}
+	return outcome{results: res, muts: mutOutputs(fn, args)}
+}
+
+// agreeTarget is agree, except that a backend's trap without a source
+// position (a card reports only the kind of check) matches any trap.
+func agreeTarget(vmo, bo outcome) bool {
+	if vmo.trap && bo.trap && strings.HasPrefix(bo.err, ": trap") {
+		return true
+	}
+	return agree(vmo, bo)
+}
