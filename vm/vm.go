@@ -37,6 +37,9 @@ type Trap struct {
 
 func (t *Trap) Error() string { return t.Pos.String() + ": trap: " + t.Msg }
 
+// Trapped says the error is a failed run-time check (as ir.Trap's does).
+func (t *Trap) Trapped() {}
+
 // Run calls fn of the checked program p with args (one lang.Value per
 // parameter: words and bools in Word; arrays and slices as flattened Elems,
 // row-major for nested arrays). A mut argument's Elems are updated in place.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,7 +131,17 @@ func runVM(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) (o outcome) {
 		}
 	}()
 	res, _, err := vm.Run(p, fn, args, vm.Options{})
-	var tr *vm.Trap
+	return outcomeOf(fn, args, res, err)
+}
+
+// outcomeOf classifies a run: a trap (an error with a Trapped method, as
+// *vm.Trap and *ir.Trap have), another error, or the results and the mut
+// outputs left in args.
+func outcomeOf(fn *lang.FuncDecl, args, res []lang.Value, err error) outcome {
+	var tr interface {
+		error
+		Trapped()
+	}
 	switch {
 	case errors.As(err, &tr):
 		return outcome{trap: true, err: tr.Error()}
@@ -154,12 +165,12 @@ func agree(vmo, iro outcome) bool {
 	}
 	for i := range vmo.results {
 		a, b := vmo.results[i], iro.results[i]
-		if a.IsArray != b.IsArray || a.Word != b.Word || !equalWords(a.Elems, b.Elems) {
+		if a.IsArray != b.IsArray || a.Word != b.Word || !slices.Equal(a.Elems, b.Elems) {
 			return false
 		}
 	}
 	for i := range vmo.muts {
-		if !equalWords(vmo.muts[i], iro.muts[i]) {
+		if !slices.Equal(vmo.muts[i], iro.muts[i]) {
 			return false
 		}
 	}
@@ -170,18 +181,6 @@ func agree(vmo, iro outcome) bool {
 func trapPos(msg string) string {
 	pos, _, _ := strings.Cut(msg, ": trap")
 	return pos
-}
-
-func equalWords(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // argWords prints arguments the way `lowentc run` takes them.

@@ -1,8 +1,6 @@
 package randprog
 
 import (
-	"errors"
-
 	"fmt"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
@@ -100,12 +98,5 @@ func forEachSeed(t *testing.T, first uint64, n int, fn func(seed uint64) string)
 func runIR(m *ir.Module, fn *lang.FuncDecl, args []lang.Value) outcome {
 	args = copyArgs(args)
 	res, err := ir.Run(m, fn.Name, args)
-	var tr *ir.Trap
-	switch {
-	case errors.As(err, &tr):
-		return outcome{trap: true, err: tr.Error()}
-	case err != nil:
-		return outcome{err: err.Error()}
-	}
-	return outcome{results: res, muts: mutOutputs(fn, args)}
+	return outcomeOf(fn, args, res, err)
 }

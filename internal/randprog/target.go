@@ -1,7 +1,6 @@
 package randprog
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -79,17 +78,7 @@ func runTarget(r Target, fn *lang.FuncDecl, args []lang.Value) (o outcome) {
 		}
 	}()
 	res, err := r.Run(fn, args)
-	var tr interface {
-		error
-		Trapped()
-	}
-	switch {
-	case errors.As(err, &tr):
-		return outcome{trap: true, err: tr.Error()}
-	case err != nil:
-		return outcome{err: err.Error()}
-	}
-	return outcome{results: res, muts: mutOutputs(fn, args)}
+	return outcomeOf(fn, args, res, err)
 }
 
 // agreeTarget is agree, except that a backend's trap without a source

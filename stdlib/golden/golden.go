@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sync"
 	"testing"
 
@@ -157,7 +158,7 @@ func RunCase(ps *Programs, runner Runner, c Case) error {
 			}
 			continue
 		}
-		if !equalWords(a.Elems, before[i]) {
+		if !slices.Equal(a.Elems, before[i]) {
 			msgs = append(msgs, fmt.Sprintf("%s was changed; it must be left untouched", name))
 		}
 	}
@@ -176,18 +177,6 @@ func paramName(fn *lang.FuncDecl, i int) string {
 		return fn.Params[i].Name
 	}
 	return fmt.Sprintf("argument %d", i)
-}
-
-func equalWords(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Bytes is the lang.Value of a byte array or slice argument.
