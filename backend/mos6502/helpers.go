@@ -21,6 +21,32 @@ func helpers(out *asmBuf, mg *modgen) {
 	if mg.need["mulw"] {
 		mulwHelper(out)
 	}
+	if mg.need["divu"] {
+		divuHelper(out)
+	}
+}
+
+// divuHelper: hda = hda / hdb, A = hda % hdb (restoring division, a
+// quotient bit a step). A zero divisor gives $ff and the dividend, as
+// divu and remu define: every step subtracts 0.
+func divuHelper(out *asmBuf) {
+	out.comment("divu: hda, A = hda / hdb, hda % hdb")
+	out.label("divu")
+	out.op("lda #$00")
+	out.op("ldx #$08")
+	out.label("dv1")
+	out.op("asl hda")
+	out.op("rol a")
+	out.op("bcs dv2") // 9 bits: more than any divisor
+	out.op("cmp hdb")
+	out.op("bcc dv3")
+	out.label("dv2")
+	out.op("sbc hdb") // the carry is set
+	out.op("inc hda")
+	out.label("dv3")
+	out.op("dex")
+	out.op("bne dv1")
+	out.op("rts")
 }
 
 // clmulHelper: hp (16 bytes) = ha * hb carry-less, by shift and XOR from

@@ -30,6 +30,7 @@ type modgen struct {
 	frames  map[*ir.Function]*frame
 	zpRes   map[*ir.Function]int // zero page kept free for callers' pointers
 	checks  []*ir.CheckInfo      // a trap's id is its index + 1
+	checkID map[ir.CheckInfo]int // the id of each distinct check
 	nabs    int                  // absolute value slots (label vb)
 	ytmp    int                  // parallel-copy temporaries (label yt)
 	locals  []localArr
@@ -38,6 +39,31 @@ type modgen struct {
 type localArr struct {
 	label string
 	n     int
+}
+
+// trapID returns the trap id of check c: copies of one check (unrolled,
+// inlined) report the same thing, so they share an id.
+func (mg *modgen) trapID(c *ir.CheckInfo) int {
+	if c != nil {
+		if id, ok := mg.checkID[*c]; ok {
+			return id
+		}
+	}
+	mg.checks = append(mg.checks, c)
+	if c != nil {
+		if mg.checkID == nil {
+			mg.checkID = map[ir.CheckInfo]int{}
+		}
+		mg.checkID[*c] = len(mg.checks)
+	}
+	return len(mg.checks)
+}
+
+// tooManyChecks is the error of a program with more distinct checks than
+// a one-byte trap id numbers; build then tries less unrolling and
+// inlining.
+func tooManyChecks(n int) error {
+	return &fitError{fmt.Sprintf("mos6502: %d run-time checks, more than 255", n)}
 }
 
 // tableLabel is the label of linear-map table i.
@@ -82,7 +108,7 @@ func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcAB
 			}
 		}
 		if len(mg.checks) > 255 {
-			err = fmt.Errorf("mos6502: %d run-time checks, more than 255", len(mg.checks))
+			err = tooManyChecks(len(mg.checks))
 		}
 	}()
 	if err != nil {
@@ -342,6 +368,10 @@ func (mg *modgen) assemble() string {
 	if mg.need["mulw"] {
 		area("hma", 1)
 		area("hmb", 1)
+	}
+	if mg.need["divu"] {
+		area("hda", 1)
+		area("hdb", 1)
 	}
 	sort.SliceStable(mg.locals, func(i, j int) bool { return false })
 	for _, l := range mg.locals {

@@ -44,7 +44,7 @@ func (g *fgen) consumesFromA(next *ir.Instr, v *ir.Value) bool {
 	case ir.OpXor, ir.OpAnd, ir.OpOr, ir.OpAddC:
 		return (a[0] == v) != (a[1] == v)
 	case ir.OpNot:
-		return true
+		return a[0] == v
 	case ir.OpSubB:
 		return a[0] == v && a[1] != v
 	case ir.OpStore, ir.OpStoreLE, ir.OpStoreBE:
@@ -136,6 +136,16 @@ func (g *fgen) afterCarry(c *ir.Value, kind ir.Op, rest []*ir.Instr) {
 	}
 	g.a.op("inx")
 	g.lblKeep(l)
+	// When the next op starts by loading c into A (a not of the borrow,
+	// say), txa does it, and c needs no slot if that is its only use.
+	if len(rest) > 0 && g.consumesFromA(rest[0], c) && (g.aHolds == nil || !g.inA[g.aHolds]) {
+		if g.lv.uses[c] > 1 {
+			g.a.op("stx %s", g.mem(c))
+		}
+		g.a.op("txa")
+		g.aHolds = c
+		return
+	}
 	g.a.op("stx %s", g.mem(c))
 }
 
@@ -225,6 +235,20 @@ func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
 		g.forget()
 		g.a.op("lda hma")
 		g.setA(r)
+	case ir.OpDivU, ir.OpRemU:
+		// Run-time divisors are loops already (pass expand); a constant
+		// one calls the helper.
+		g.a.op("lda %s", g.opnd(args[0]))
+		g.a.op("sta hda")
+		g.a.op("lda %s", g.opnd(args[1]))
+		g.a.op("sta hdb")
+		g.a.op("jsr divu")
+		g.g.need["divu"] = true
+		g.forget()
+		if in.Op == ir.OpDivU {
+			g.a.op("lda hda")
+		}
+		g.setA(r)
 	case ir.OpSubB:
 		g.setCarry(args[2], true)
 		g.loadA(args[0])
@@ -281,8 +305,7 @@ func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
 		g.a.op("lda %s", g.opnd(args[0]))
 		g.clobberA()
 		g.a.op("bne %s", l)
-		g.g.checks = append(g.g.checks, in.Check)
-		g.a.op("ldx #$%02x", len(g.g.checks)&0xff)
+		g.a.op("ldx #$%02x", g.g.trapID(in.Check)&0xff)
 		g.a.op("jmp trap")
 		g.lblKeepC(l)
 	case ir.OpCall:
@@ -335,9 +358,7 @@ func (g *fgen) shift(in *ir.Instr) {
 			g.a.op("cmp #$80")
 			g.a.op("rol a")
 		case ir.OpRotr:
-			g.a.op("lsr a")
-			g.a.op("bcc *+4")
-			g.a.op("ora #$80")
+			g.rorA()
 		}
 		g.a.op("dex")
 		g.a.op("bne %s", top)
@@ -375,14 +396,22 @@ func (g *fgen) shift(in *ir.Instr) {
 			}
 		} else {
 			for i := 0; i < 8-n; i++ {
-				g.a.op("lsr a")
-				g.a.op("bcc *+4")
-				g.a.op("ora #$80")
+				g.rorA()
 			}
 		}
 	}
 	g.clobberA()
 	g.setA(r)
+}
+
+// rorA rotates A right by one bit (bit 0 to bit 7), without the carry's
+// old value. TMP wants no `*+4` operands, so the skip has a label.
+func (g *fgen) rorA() {
+	l := g.a.newLabel()
+	g.a.op("lsr a")
+	g.a.op("bcc %s", l)
+	g.a.op("ora #$80")
+	g.a.label(l)
 }
 
 // constAmount returns a shift amount's full constant value (a shift amount
@@ -410,9 +439,7 @@ func (g *fgen) funnel(in *ir.Instr) {
 			}
 		} else {
 			for i := 0; i < 8-left; i++ {
-				g.a.op("lsr a")
-				g.a.op("bcc *+4")
-				g.a.op("ora #$80")
+				g.rorA()
 			}
 		}
 		g.clobberA()

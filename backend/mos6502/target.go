@@ -34,7 +34,9 @@ func init() {
 const runOrg = 0x0800
 
 // Memory limits: the program (code, tables, variables) must end below
-// codeLimit; --opt size aims at sizeLimit bytes.
+// codeLimit; --opt size aims at sizeLimit bytes. A program no
+// configuration of its mode fits gets the size configurations with the
+// memory limit.
 const (
 	codeLimit = 0xd000 // the C64 I/O area; arguments go after the program, up to $FF00
 	sizeLimit = 8192
@@ -106,9 +108,23 @@ func build(p *lang.Program, opts backend.Options, lay layout) (*program, error) 
 	} else if opts.Opt != "" && opts.Opt != "speed" {
 		return nil, fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
 	}
+	prog, err := search(p, opts, lay, configs(size), limit)
+	if _, tooBig := err.(*fitError); !tooBig {
+		return prog, err
+	}
+	// sizeLimit is a goal, and speed is no use without a program: what
+	// fits no configuration of its mode gets the first size configuration
+	// that fits memory rather than nothing.
+	lay.linear, lay.size = false, true
+	return search(p, opts, lay, configs(true), codeLimit-lay.org)
+}
+
+// search returns the program of the first of cs that fits in limit
+// bytes, or the last configuration's fitError.
+func search(p *lang.Program, opts backend.Options, lay layout, cs []config, limit int) (*program, error) {
 	var last error
 	seen := map[[32]byte]error{}
-	for _, c := range configs(size) {
+	for _, c := range cs {
 		prog, err := buildSeen(p, opts, lay, c, limit, seen)
 		if _, tooBig := err.(*fitError); tooBig {
 			last = err
@@ -136,7 +152,13 @@ func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limi
 	if c.w != 0 {
 		w = c.w
 	}
-	m, err := ir.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
+	// The byte generator has no divide: limb divisions by a run-time
+	// divisor become shift-and-subtract loops (the interpreter has one).
+	var ex ir.Expand
+	if w == 8 {
+		ex = ir.ExpandDiv
+	}
+	m, err := ir.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
 	if err != nil {
 		return nil, err
 	}

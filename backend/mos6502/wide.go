@@ -62,7 +62,7 @@ func generateWide(m *ir.Module, lay layout, only map[string]bool) (src string, a
 		}
 	}
 	if len(w.checks) > 255 {
-		return "", nil, nil, fmt.Errorf("mos6502: %d run-time checks, more than 255", len(w.checks))
+		return "", nil, nil, tooManyChecks(len(w.checks))
 	}
 	return w.assembleWide(), w.funcs, w.checks, nil
 }

@@ -43,6 +43,8 @@ type wHandler struct {
 //	zext   nd, d(2), a(2), na
 //	bytes  n, d(2), a(2), k            rby sbl sbr (k in bytes, below n)
 //	bits   n, d(2), k                  bsl bsr brl brr (in place, k in 1..7)
+//	vbits  n, d(2), a(2), k(2), nk     vsl vsr vrl vrr (d = a shifted by the
+//	       nk-byte value at k)
 //	sel    n, d(2), a(2), b(2), c(2)
 //	mem    n, sk, base(2), idx(2), v(2) ld ldr st str: sk = log2(element
 //	       bytes), bit 7 set when base is the zero-page pointer's address
@@ -232,6 +234,28 @@ whbrr    ldy #$00
          dec $08
          bne whbrr
          jmp wnext`},
+	// The run-time shifts set up d and the count ($08) and continue in
+	// the handler of the constant 1-bit steps.
+	"vsl": {8, []string{"vamt", "sl1", "bsl"}, `
+whvsl    jsr wvshf
+         beq whvsl1
+         jmp whbsl
+whvsl1   jmp wnext`},
+	"vsr": {8, []string{"vamt", "sr1", "bsr"}, `
+whvsr    jsr wvshf
+         beq whvsr1
+         jmp whbsr
+whvsr1   jmp wnext`},
+	"vrl": {8, []string{"vamt", "sl1", "brl"}, `
+whvrl    jsr wvrot
+         beq whvrl1
+         jmp whbrl
+whvrl1   jmp wnext`},
+	"vrr": {8, []string{"vamt", "sr1", "brr"}, `
+whvrr    jsr wvrot
+         beq whvrr1
+         jmp whbrr
+whvrr1   jmp wnext`},
 	"mul": {7, []string{"ld3", "shl", "out"}, `
 whmul    jsr wld3
 whmul1   ldx #wr-wq
@@ -378,6 +402,44 @@ wsetx    txa
          ldy #$00
          sta ($06),y
          jmp wnext`},
+	// wvrot / wvshf: the count of a run-time rotate (k mod 8n) or shift
+	// (k, at most 8n: 8n steps give zero) in $08 and Z clear unless it is
+	// zero, d = a. The amount is read first: its slot may be d's.
+	"vamt": {nil, `
+wvrot    ldy #$00
+         lda $05
+         asl a
+         asl a
+         asl a
+         sec
+         sbc #$01
+         and ($0a),y
+         sta $12
+         jmp wvmov
+wvshf    lda $05
+         asl a
+         asl a
+         asl a
+         sta $12
+         ldy $0c
+wvshf1   dey
+         beq wvshf2
+         lda ($0a),y
+         bne wvmov
+         beq wvshf1
+wvshf2   lda ($0a),y
+         cmp $12
+         bcs wvmov
+         sta $12
+wvmov    ldy $05
+         dey
+wvmov1   lda ($08),y
+         sta ($06),y
+         dey
+         bpl wvmov1
+         lda $12
+         sta $08
+         rts`},
 	"bufa": {nil, `
 wbufa    ldy $05
          dey

@@ -82,8 +82,7 @@ func (g *wgen) instr(in *ir.Instr) {
 		if c, ok := g.constOf(args[0]); ok && c != 0 {
 			return
 		}
-		g.w.checks = append(g.w.checks, in.Check)
-		g.op("chk", ww(g.val(args[0])), wb(len(g.w.checks)))
+		g.op("chk", ww(g.val(args[0])), wb(g.w.trapID(in.Check)))
 	case ir.OpCall:
 		g.call(in)
 	case ir.OpIf:
@@ -100,15 +99,20 @@ func (g *wgen) instr(in *ir.Instr) {
 	}
 }
 
-// shift emits shl, shr, rotl and rotr by a constant: whole bytes moved
-// by one op, then at most 4 single-bit steps (rotates go the short way).
+// shift emits shl, shr, rotl and rotr. By a constant: whole bytes moved
+// by one op, then at most 4 single-bit steps (rotates go the short way);
+// by a run-time amount: one op (vsl vsr vrl vrr).
 func (g *wgen) shift(in *ir.Instr) {
 	x, r := in.Args[0], in.Results[0]
 	k64, ok := g.constOf(in.Args[1])
-	if !ok {
-		g.unsupported(in)
-	}
 	n := typeBytes(r.Type)
+	if !ok {
+		// A run-time amount: copy, then that many 1-bit steps.
+		name := map[ir.Op]string{ir.OpShl: "vsl", ir.OpShr: "vsr", ir.OpRotl: "vrl", ir.OpRotr: "vrr"}[in.Op]
+		amt := in.Args[1]
+		g.op(name, wb(n), ww(g.val(r)), ww(g.val(x)), ww(g.val(amt)), wb(typeBytes(amt.Type)))
+		return
+	}
 	bits := uint64(r.Type.Bits())
 	d, a := g.val(r), g.val(x)
 	byteOp := func(name string, kb int) {
