@@ -15,6 +15,10 @@ type layout struct {
 	linear bool // synthesize linear maps into tables
 	prg    bool // a C64 program: BASIC stub and driver (prg.go) before org
 	size   bool // --opt size: reuse computed pointers, shared helpers
+	// reserved are labels an export's entry label must not take: the
+	// internal labels of a first generation in which an export's name
+	// clashed with one of them (target.go's buildSeen retries).
+	reserved map[string]bool
 }
 
 // modgen generates one module.
@@ -95,7 +99,7 @@ func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcAB
 				err = fmt.Errorf("mos6502: %v", r)
 			}
 		}()
-		labels := map[string]bool{}
+		labels := reservedLabels(lay)
 		fs := reachable(m, only)
 		mg.zpRes = zpReserve(fs)
 		for _, f := range fs {
@@ -152,6 +156,50 @@ func reachable(m *ir.Module, only map[string]bool) []*ir.Function {
 		}
 	}
 	return out
+}
+
+// reservedLabels is a fresh set of the labels exports must not take.
+func reservedLabels(lay layout) map[string]bool {
+	labels := map[string]bool{}
+	for l := range lay.reserved {
+		labels[l] = true
+	}
+	return labels
+}
+
+// labelClash is a generated source in which an export's entry label is
+// also an internal label (an export called trap, l3 or mulw, say).
+type labelClash struct{ internal map[string]bool }
+
+func (e *labelClash) Error() string { return "BUG: mos6502: an entry label clashes" }
+
+// checkLabels returns a *labelClash when an entry label of abis is
+// defined more than once in src; its internal set is every label src
+// defines except the entry labels defined once.
+func checkLabels(src string, abis []*funcABI) error {
+	count := map[string]int{}
+	for _, line := range strings.Split(src, "\n") {
+		if line == "" || !(line[0] == '_' || line[0] >= 'a' && line[0] <= 'z' || line[0] >= 'A' && line[0] <= 'Z') {
+			continue
+		}
+		count[strings.Fields(line)[0]]++
+	}
+	internal := map[string]bool{}
+	for l := range count {
+		internal[l] = true
+	}
+	clash := false
+	for _, a := range abis {
+		if count[a.Label] > 1 {
+			clash = true
+		} else {
+			delete(internal, a.Label)
+		}
+	}
+	if !clash {
+		return nil
+	}
+	return &labelClash{internal: internal}
 }
 
 // entryLabel is an export's label: its name cut to 15 characters, unique.

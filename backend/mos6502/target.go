@@ -6,6 +6,7 @@ package mos6502
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 
 	"github.com/lowent/lowentc/backend"
@@ -162,16 +163,29 @@ func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limi
 	if err != nil {
 		return nil, err
 	}
+	var key [32]byte
 	if seen != nil {
-		key := sha256.Sum256([]byte(m.String()))
+		key = sha256.Sum256([]byte(m.String()))
 		if err, ok := seen[key]; ok {
 			return nil, err
 		}
-		prog, err := buildModule(m, lay, c, limit)
-		seen[key] = err
-		return prog, err
 	}
-	return buildModule(m, lay, c, limit)
+	prog, err := buildModule(m, lay, c, limit)
+	var clash *labelClash
+	if errors.As(err, &clash) {
+		// An export is named like an internal label (trap, l3, mulw...):
+		// generate again from a fresh module with those labels reserved;
+		// entryLabel then adds a digit, and the header names the label.
+		lay.reserved = clash.internal
+		if m, err = ir.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex}); err != nil {
+			return nil, err
+		}
+		prog, err = buildModule(m, lay, c, limit)
+	}
+	if seen != nil {
+		seen[key] = err
+	}
+	return prog, err
 }
 
 // buildModule generates, assembles and checks the program of m.
@@ -190,6 +204,11 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 	src, abis, checks, err := gen(m, lay, only)
 	if err != nil {
 		return nil, err
+	}
+	if lay.reserved == nil {
+		if err := checkLabels(src, abis); err != nil {
+			return nil, err
+		}
 	}
 	if est := estimateSize(src); est > limit {
 		// Too big: say so without running 64tass.

@@ -51,7 +51,7 @@ func generateWide(m *ir.Module, lay layout, only map[string]bool) (src string, a
 			panic(r)
 		}
 	}()
-	labels := map[string]bool{}
+	labels := reservedLabels(lay)
 	for _, f := range reachable(m, only) {
 		abi, err := w.genFunc(f, labels)
 		if err != nil {
