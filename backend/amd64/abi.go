@@ -80,8 +80,37 @@ func abiOf(f *ir.Function) abiSig {
 		}
 		s.params = append(s.params, abiParam{name, ctype(r.Type) + " *", types.NewPointer(storageType(r.Type))})
 	}
+	// A Lowent name may be a C or C++ keyword or a type of the header
+	// (int, new, size_t), or meet a generated name (a parameter ret, or
+	// msg_len beside a slice msg): such a name gets underscores until it
+	// is neither.
+	used := map[string]bool{}
+	for i := range s.params {
+		for cReserved[s.params[i].name] || used[s.params[i].name] {
+			s.params[i].name += "_"
+		}
+		used[s.params[i].name] = true
+	}
 	return s
 }
+
+// cReserved are the words a C parameter name cannot be in the header: the
+// keywords of C (up to C23) and C++, and the types the header uses.
+var cReserved = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`auto break case char const continue default do double else enum extern
+		float for goto if inline int long register restrict return short signed sizeof static struct switch
+		typedef union unsigned void volatile while _Alignas _Alignof _Atomic _Bool _Complex _Generic _Imaginary
+		_Noreturn _Static_assert _Thread_local alignas alignof bool constexpr false nullptr static_assert
+		thread_local true typeof typeof_unqual and and_eq asm bitand bitor catch char8_t char16_t char32_t
+		class compl concept consteval constinit const_cast co_await co_return co_yield decltype delete
+		dynamic_cast explicit export friend mutable namespace new noexcept not not_eq operator or or_eq
+		private protected public reinterpret_cast requires static_cast template this throw try typeid
+		typename using virtual wchar_t xor xor_eq size_t uint8_t uint16_t uint32_t uint64_t NULL`) {
+		m[w] = true
+	}
+	return m
+}()
 
 func constPtr(p ir.SigParam) string {
 	if p.Mut {
