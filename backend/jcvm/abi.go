@@ -9,18 +9,33 @@ import (
 
 // The calling convention of an export's method, shared by the JVM driver
 // and the simulator: a word parameter is its limbs (shorts, or ints at
-// W=32), a byte array is (byte[] a, short aOff) and a slice also passes
-// its length. Test runners place every array at offset padFront inside a
-// larger array, so the offsets are exercised.
+// W=32), least significant first; an array is (a, aOff) and a slice also
+// passes its length in elements. Arrays of u8 or bool limbs are byte[],
+// of u16 limbs short[], of u32 limbs short[] with two shorts per limb
+// (high first). An array result is a hidden trailing array parameter the
+// method fills. One result limb is the method's value; more come back
+// through the class's carry array (shorts, an int as two, high first).
+// Test runners place every array at offset padFront inside a larger array,
+// so the offsets are exercised.
 
 const padFront, padBack = 3, 2
 
 // jarg is one argument of a method call.
 type jarg struct {
-	Kind  Kind   // KShort, KInt or KRef
-	Val   int32  // KShort, KInt
-	Bytes []byte // KRef: the whole array, padding included
-	Param int    // KRef: the source parameter
+	Kind   Kind    // KShort, KInt or KRef
+	Val    int32   // KShort, KInt
+	Bytes  []byte  // KRef to a byte[]: the whole array, padding included
+	Shorts []int16 // KRef to a short[]: the whole array, padding included
+	Param  int     // KRef: the source parameter (-1 for an array result)
+	FParam int     // KRef: the index of the array in the IR function's Params
+}
+
+// limbsOf is how many limbs of width w a scalar of type t takes.
+func limbsOf(w int, t ir.Type) int {
+	if t.Bits() <= w {
+		return 1
+	}
+	return t.Bits() / w
 }
 
 // marshal converts lang arguments to the method's arguments.
@@ -28,71 +43,203 @@ func marshal(w int, f *ir.Function, args []lang.Value) ([]jarg, error) {
 	if len(args) != len(f.Sig.Params) {
 		return nil, fmt.Errorf("%s takes %d arguments, got %d", f.Name, len(f.Sig.Params), len(args))
 	}
-	if len(f.Params) != len(f.Sig.Params) && !allScalarSplit(f) {
-		return nil, fmt.Errorf("jcvm: %s: array results are not supported", f.Name)
-	}
 	var out []jarg
+	pi := 0
 	for i, sp := range f.Sig.Params {
 		a := args[i]
 		if !sp.Array {
-			n := 1
-			if sp.Type.Bits() > w {
-				n = sp.Type.Bits() / w
+			n := limbsOf(w, sp.Type)
+			if pi+n > len(f.Params) {
+				return nil, fmt.Errorf("BUG: jcvm: parameters of %s do not match its signature", f.Name)
 			}
 			for j := 0; j < n; j++ {
 				limb := a.Word >> uint(j*w)
-				if w == 32 && (sp.Type == ir.U32 || sp.Type == ir.U64) {
+				if f.Params[pi+j].Val == nil {
+					return nil, fmt.Errorf("BUG: jcvm: parameters of %s do not match its signature", f.Name)
+				}
+				if f.Params[pi+j].Val.Type == ir.U32 {
 					out = append(out, jarg{Kind: KInt, Val: int32(uint32(limb))})
 				} else {
 					out = append(out, jarg{Kind: KShort, Val: int32(int16(uint16(limb)))})
 				}
 			}
+			pi += n
 			continue
 		}
-		if sp.Type != ir.U8 {
-			return nil, fmt.Errorf("jcvm: %s: parameter %s: only byte arrays cross the interface", f.Name, sp.Name)
+		if pi >= len(f.Params) || f.Params[pi].Arr == nil {
+			return nil, fmt.Errorf("BUG: jcvm: parameters of %s do not match its signature", f.Name)
 		}
-		b := make([]byte, padFront+len(a.Elems)+padBack)
-		for k := range b {
-			b[k] = byte(0xc3 ^ k)
+		out = append(out, arrayArg(f.Params[pi].Arr, i, pi, a.Elems, w)...)
+		pi++
+	}
+	// The hidden parameters of array results start zeroed.
+	for ; pi < len(f.Params); pi++ {
+		p := f.Params[pi].Arr
+		if p == nil {
+			return nil, fmt.Errorf("BUG: jcvm: parameters of %s do not match its signature", f.Name)
 		}
-		for k, e := range a.Elems {
-			b[padFront+k] = byte(e)
-		}
-		out = append(out, jarg{Kind: KRef, Bytes: b, Param: i}, jarg{Kind: KShort, Val: padFront})
-		if sp.Slice {
-			out = append(out, jarg{Kind: KShort, Val: int32(len(a.Elems))})
-		}
+		out = append(out, arrayArg(p, -1, pi, make([]uint64, p.Len/max(p.Per, 1)), w)...)
 	}
 	return out, nil
 }
 
-func allScalarSplit(f *ir.Function) bool {
-	for _, sp := range f.Sig.Params {
-		if sp.Array {
-			return false
+// arrayArg is the arguments passing elems as IR array p (source parameter
+// si, IR parameter pi): the padded Java array, the offset and, for a
+// slice, the length.
+func arrayArg(p *ir.Array, si, pi int, elems []uint64, w int) []jarg {
+	limbs := toLimbs(elems, p.Per, w)
+	ref := jarg{Kind: KRef, Param: si, FParam: pi}
+	switch p.Elem {
+	case ir.U8, ir.Bool:
+		ref.Bytes = make([]byte, padFront+len(limbs)+padBack)
+		for k := range ref.Bytes {
+			ref.Bytes[k] = byte(0xc3 ^ k)
+		}
+		for k, e := range limbs {
+			ref.Bytes[padFront+k] = byte(e)
+		}
+	default:
+		per := 1 // shorts per limb
+		if p.Elem == ir.U32 {
+			per = 2
+		}
+		ref.Shorts = make([]int16, padFront+per*len(limbs)+padBack)
+		for k := range ref.Shorts {
+			ref.Shorts[k] = int16(0x5ac3 ^ k)
+		}
+		for k, e := range limbs {
+			if per == 2 {
+				ref.Shorts[padFront+2*k] = int16(uint16(e >> 16))
+				ref.Shorts[padFront+2*k+1] = int16(uint16(e))
+			} else {
+				ref.Shorts[padFront+k] = int16(uint16(e))
+			}
 		}
 	}
-	return true
+	out := []jarg{ref, {Kind: KShort, Val: padFront}}
+	if p.IsSlice() {
+		out = append(out, jarg{Kind: KShort, Val: int32(len(elems))})
+	}
+	return out
 }
 
-// unmarshal copies mut arrays back into args and converts the result.
-func unmarshal(f *ir.Function, args []lang.Value, jargs []jarg, ret int32, hasRet bool) ([]lang.Value, error) {
-	for _, ja := range jargs {
-		if ja.Kind != KRef || !f.Sig.Params[ja.Param].Mut {
-			continue
-		}
-		el := args[ja.Param].Elems
-		for k := range el {
-			el[k] = uint64(ja.Bytes[padFront+k])
+// arrayLimbs reads back the limbs of a KRef argument of IR array p.
+func arrayLimbs(p *ir.Array, ja jarg, n int) []uint64 {
+	limbs := make([]uint64, n)
+	for k := range limbs {
+		switch {
+		case ja.Bytes != nil:
+			limbs[k] = uint64(ja.Bytes[padFront+k])
+		case p.Elem == ir.U32:
+			limbs[k] = uint64(uint16(ja.Shorts[padFront+2*k]))<<16 | uint64(uint16(ja.Shorts[padFront+2*k+1]))
+		default:
+			limbs[k] = uint64(uint16(ja.Shorts[padFront+k]))
 		}
 	}
+	return limbs
+}
+
+// toLimbs splits each element into per limbs of width w, least significant
+// first.
+func toLimbs(elems []uint64, per, w int) []uint64 {
+	per = max(per, 1)
+	out := make([]uint64, 0, len(elems)*per)
+	for _, e := range elems {
+		for j := 0; j < per; j++ {
+			l := e >> uint(j*w)
+			if per > 1 {
+				l &= 1<<uint(w) - 1
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// fromLimbs joins limbs, per to an element, into elems.
+func fromLimbs(limbs []uint64, per, w int, elems []uint64) {
+	per = max(per, 1)
+	for i := range elems {
+		var x uint64
+		for j := 0; j < per; j++ {
+			x |= limbs[i*per+j] << uint(j*w)
+		}
+		elems[i] = x
+	}
+}
+
+// retVal is what a method call gave back: its value (ret, when hasRet) and
+// the carry array's contents after it.
+type retVal struct {
+	ret    int32
+	hasRet bool
+	carry  []int16
+}
+
+// unmarshal copies mut arrays back into args and converts the results.
+func unmarshal(w int, f *ir.Function, args []lang.Value, jargs []jarg, rv retVal) ([]lang.Value, error) {
+	hidden := map[int][]uint64{} // index in f.Params of an array result -> its limbs
+	for _, ja := range jargs {
+		if ja.Kind != KRef {
+			continue
+		}
+		p := f.Params[ja.FParam].Arr
+		switch {
+		case ja.Param < 0:
+			hidden[ja.FParam] = arrayLimbs(p, ja, p.Len)
+		case f.Sig.Params[ja.Param].Mut:
+			el := args[ja.Param].Elems
+			fromLimbs(arrayLimbs(p, ja, len(el)*max(p.Per, 1)), p.Per, w, el)
+		}
+	}
+	// The result limbs, in order.
+	var limbs []uint64
+	switch {
+	case len(f.Results) == 1 && rv.hasRet:
+		limbs = []uint64{uint64(uint32(rv.ret)) & f.Results[0].Mask()}
+	case len(f.Results) == 1:
+		return nil, fmt.Errorf("BUG: jcvm: %s returned no value", f.Name)
+	case len(f.Results) > 1:
+		k := 0
+		for _, t := range f.Results {
+			var x uint64
+			if t == ir.U32 {
+				if k+2 > len(rv.carry) {
+					return nil, fmt.Errorf("BUG: jcvm: %s: the carry array is too short", f.Name)
+				}
+				x = uint64(uint16(rv.carry[k]))<<16 | uint64(uint16(rv.carry[k+1]))
+				k += 2
+			} else {
+				if k+1 > len(rv.carry) {
+					return nil, fmt.Errorf("BUG: jcvm: %s: the carry array is too short", f.Name)
+				}
+				x = uint64(uint16(rv.carry[k]))
+				k++
+			}
+			limbs = append(limbs, x&t.Mask())
+		}
+	}
+	hiddenAt := len(f.Params) - len(hidden)
 	var res []lang.Value
 	for _, r := range f.Sig.Results {
-		if r.Array || !hasRet || r.Type.Bits() > 32 {
-			return nil, fmt.Errorf("jcvm: %s: result of type %s is not supported", f.Name, r.Type)
+		if r.Array {
+			p := f.Params[hiddenAt].Arr
+			elems := make([]uint64, r.Len)
+			fromLimbs(hidden[hiddenAt], p.Per, w, elems)
+			res = append(res, lang.Value{Elems: elems, IsArray: true})
+			hiddenAt++
+			continue
 		}
-		res = append(res, lang.Value{Word: uint64(uint32(ret)) & r.Type.Mask()})
+		n := limbsOf(w, r.Type)
+		if len(limbs) < n {
+			return nil, fmt.Errorf("BUG: jcvm: %s returned %d limbs", f.Name, len(limbs))
+		}
+		var x uint64
+		for j := 0; j < n; j++ {
+			x |= limbs[j] << uint(j*w)
+		}
+		limbs = limbs[n:]
+		res = append(res, lang.Value{Word: x & r.Type.Mask()})
 	}
 	return res, nil
 }

@@ -20,6 +20,9 @@ func isConst(e Expr, v int32) bool {
 
 // bin builds X op Y of kind k, folding constant operands.
 func bin(op BinOp, k Kind, x, y Expr) Expr {
+	// The JCVM's operations take operands of their own kind: an int
+	// operand of a short op needs i2s, a short one of an int op s2i.
+	x, y = conv(x, k), conv(y, k)
 	cx, okx := x.(*EConst)
 	cy, oky := y.(*EConst)
 	if okx && oky {

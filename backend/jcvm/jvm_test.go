@@ -135,7 +135,11 @@ func jvmLine(cls *Class, exp *Export, jargs []jarg) string {
 	for _, a := range jargs {
 		switch a.Kind {
 		case KRef:
-			fmt.Fprintf(&b, " B:%s", hex.EncodeToString(a.Bytes))
+			if a.Shorts != nil {
+				fmt.Fprintf(&b, " H:%s", shortsHex(a.Shorts))
+			} else {
+				fmt.Fprintf(&b, " B:%s", hex.EncodeToString(a.Bytes))
+			}
 		case KInt:
 			fmt.Fprintf(&b, " I:%d", a.Val)
 		default:
@@ -237,7 +241,7 @@ func TestGoldenJVM(t *testing.T) {
 				if !ok {
 					return nil, fmt.Errorf("no recorded call")
 				}
-				return parseAnswer(a.line, a.exp, a.jargs, args)
+				return parseAnswer(width(backend.Options{NoInt: noInt}), a.line, a.exp, a.jargs, args)
 			}
 			golden.Run(t, replay, cases)
 		})
@@ -245,7 +249,7 @@ func TestGoldenJVM(t *testing.T) {
 }
 
 // parseAnswer decodes a driver line into results and updated arguments.
-func parseAnswer(line string, exp *Export, jargs []jarg, args []lang.Value) ([]lang.Value, error) {
+func parseAnswer(w int, line string, exp *Export, jargs []jarg, args []lang.Value) ([]lang.Value, error) {
 	sc := bufio.NewScanner(strings.NewReader(line))
 	sc.Split(bufio.ScanWords)
 	var f []string
@@ -260,12 +264,27 @@ func parseAnswer(line string, exp *Export, jargs []jarg, args []lang.Value) ([]l
 		if jargs[i].Kind != KRef {
 			continue
 		}
+		if k >= len(f) {
+			return nil, fmt.Errorf("java: short answer %q", line)
+		}
 		b, err := hex.DecodeString(f[k])
 		if err != nil {
 			return nil, err
 		}
-		jargs[i].Bytes = b
+		if jargs[i].Shorts != nil {
+			jargs[i].Shorts = bytesShorts(b)
+		} else {
+			jargs[i].Bytes = b
+		}
 		k++
+	}
+	var carry []int16
+	if k < len(f) && strings.HasPrefix(f[k], "C") {
+		b, err := hex.DecodeString(f[k][1:])
+		if err != nil {
+			return nil, err
+		}
+		carry = bytesShorts(b)
 	}
 	var ret int64
 	has := f[1] != "-"
@@ -276,7 +295,25 @@ func parseAnswer(line string, exp *Export, jargs []jarg, args []lang.Value) ([]l
 		}
 		ret = v
 	}
-	return unmarshal(exp.Fn.(*ir.Function), args, jargs, int32(ret), has)
+	return unmarshal(w, exp.Fn.(*ir.Function), args, jargs, retVal{ret: int32(ret), hasRet: has, carry: carry})
+}
+
+// shortsHex is the driver's form of a short array: four hex digits a short.
+func shortsHex(h []int16) string {
+	var b strings.Builder
+	for _, x := range h {
+		fmt.Fprintf(&b, "%04x", uint16(x))
+	}
+	return b.String()
+}
+
+// bytesShorts reads big-endian shorts.
+func bytesShorts(b []byte) []int16 {
+	h := make([]int16, len(b)/2)
+	for i := range h {
+		h[i] = int16(uint16(b[2*i])<<8 | uint16(b[2*i+1]))
+	}
+	return h
 }
 
 // TestNoIntHasNoIntOps checks that --no-int bytecode uses no int opcode.

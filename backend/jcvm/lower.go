@@ -115,19 +115,7 @@ func (l *lowerer) inlinable(b *ir.Block, i int, in *ir.Instr) bool {
 	if in.Op != ir.OpLoad && in.Op != ir.OpLoadLE && in.Op != ir.OpLoadBE && in.Op != ir.OpLen {
 		return false
 	}
-	// A load moves to its use only past instructions that write nothing.
-	for _, next := range b.Instrs[i+1:] {
-		for _, a := range next.Args {
-			if a == v {
-				return true
-			}
-		}
-		switch next.Op {
-		case ir.OpStore, ir.OpStoreLE, ir.OpStoreBE, ir.OpCall, ir.OpIf, ir.OpFor:
-			return false
-		}
-	}
-	return false
+	return l.noWriteUntilUse(b, i)
 }
 
 // lowerFunc builds the method of IR function f.
@@ -376,7 +364,7 @@ func (l *lowerer) forInstr(in *ir.Instr) {
 	idx := make([]*Var, n)
 	for i := range idx {
 		if i == 1 && zeroHigh {
-			l.val[body.Params[1]] = sconst(0)
+			l.val[body.Params[1]] = kconst(l.kindOf(body.Params[1].Type), 0)
 			continue
 		}
 		idx[i] = l.m.newVar(l.kindOf(body.Params[i].Type))
@@ -388,17 +376,16 @@ func (l *lowerer) forInstr(in *ir.Instr) {
 		bounds[i] = l.atom(l.get(hi[i]))
 	}
 	var cond Cond
-	if n == 1 {
-		cond = l.ult(&EVar{V: idx[0]}, bounds[0], body.Params[0].Type)
-	} else if zeroHigh {
-		cond = l.ult(&EVar{V: idx[0]}, bounds[0], ir.U16)
+	lt := body.Params[0].Type // the limb type of the index
+	if n == 1 || zeroHigh {
+		cond = l.ult(&EVar{V: idx[0]}, bounds[0], lt)
 	} else {
 		// (ihi, ilo) < (bhi, blo) unsigned: compare the low limbs only when
 		// the high ones are equal.
 		ih, il := &EVar{V: idx[1]}, &EVar{V: idx[0]}
 		cond = Cond{Rel: RNe, X: &ECond{C: Cond{Rel: REq, X: ih, Y: bounds[1]},
-			T: flag(l.ult(il, bounds[0], ir.U16)),
-			F: flag(l.ult(ih, bounds[1], ir.U16))}, Y: sconst(0)}
+			T: flag(l.ult(il, bounds[0], lt)),
+			F: flag(l.ult(ih, bounds[1], lt))}, Y: sconst(0)}
 	}
 	w := &SWhile{C: cond}
 	saved := l.out
@@ -408,8 +395,9 @@ func (l *lowerer) forInstr(in *ir.Instr) {
 		one := kconst(idx[0].Kind, 1)
 		l.emit(&SAssign{V: idx[0], X: bin(OAdd, idx[0].Kind, &EVar{V: idx[0]}, one)})
 		if n == 2 && !zeroHigh {
-			carry := flag(Cond{Rel: REq, X: &EVar{V: idx[0]}, Y: sconst(0)})
-			l.emit(&SAssign{V: idx[1], X: bin(OAdd, KShort, &EVar{V: idx[1]}, carry)})
+			k := idx[1].Kind
+			carry := conv(flag(Cond{Rel: REq, X: &EVar{V: idx[0]}, Y: kconst(idx[0].Kind, 0)}), k)
+			l.emit(&SAssign{V: idx[1], X: bin(OAdd, k, &EVar{V: idx[1]}, carry)})
 		}
 	})
 	l.out = saved

@@ -42,7 +42,7 @@ func (l *lowerer) instr(in *ir.Instr) []Expr {
 	case ir.OpRotl, ir.OpRotr:
 		c, ok := arg(1).(*EConst)
 		if !ok {
-			l.fail("rotate by a variable amount is not supported")
+			l.fail("BUG: rotate by a variable amount left by pass expand")
 		}
 		n := int(uint32(c.V)) % t.Bits()
 		if in.Op == ir.OpRotr {
@@ -297,20 +297,36 @@ func (l *lowerer) builtin(in *ir.Instr) []Expr {
 	return res
 }
 
-// divu is x / c or x % c unsigned for a constant c > 0 below the sign bit,
-// from the JCVM's signed division: q = ((x >>> 1) / c) << 1, then one
-// correction step when the remainder is still at least c.
+// divu is x / c or x % c unsigned for a constant c (pass expand rewrites
+// the other divisions). A u8 divides as a short. Below the sign bit, from
+// the JCVM's signed division: q = ((x >>> 1) / c) << 1, then one
+// correction step when the remainder is still at least c. With the sign
+// bit set the quotient is 0 or 1. By zero, as the IR defines it: the
+// quotient is all ones and the remainder x (the language's check traps
+// before, so this only keeps dead code well-defined).
 func (l *lowerer) divu(rem bool, t ir.Type, x, y Expr) Expr {
 	c, ok := y.(*EConst)
 	k := l.kindOf(t)
-	if !ok || c.V <= 0 {
-		l.fail("division by a non-constant (or >= 2^%d) is not supported", t.Bits()-1)
+	if !ok {
+		l.fail("BUG: division by a non-constant left by pass expand")
 	}
-	if t == ir.U8 {
-		if rem {
-			return bin(ORem, KShort, x, y)
-		}
+	switch {
+	case c.V == 0 && rem:
+		return x
+	case c.V == 0:
+		return l.constOf(t, t.Mask())
+	case t == ir.U8 && rem:
+		return bin(ORem, KShort, x, y)
+	case t == ir.U8:
 		return bin(ODiv, KShort, x, y)
+	case c.V < 0:
+		x = l.atom(x)
+		ge := l.ult(x, y, t)
+		ge.Rel = ge.Rel.negate()
+		if rem {
+			return &ECond{C: ge, T: bin(OSub, k, x, y), F: x}
+		}
+		return conv(flag(ge), k)
 	}
 	x = l.atom(x)
 	q := l.atom(bin(OShl, k, bin(ODiv, k, l.lshr(t, x, 1), y), kconst(k, 1)))

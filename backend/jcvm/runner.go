@@ -7,6 +7,7 @@
 package jcvm
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -82,17 +83,19 @@ func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, [256]
 	s.resetArrays()
 	s.Counts = [256]int64{}
 	var cells []int16
-	var refs []int16
-	for _, a := range jargs {
+	refs := map[int]int16{} // jarg index -> array reference
+	for i, a := range jargs {
 		switch a.Kind {
 		case KRef:
-			d := make([]int16, len(a.Bytes))
-			for i, b := range a.Bytes {
-				d[i] = int16(int8(b))
+			arr := &simArray{elem: EShort, data: append([]int16(nil), a.Shorts...)}
+			if a.Shorts == nil {
+				arr = &simArray{elem: EByte, data: make([]int16, len(a.Bytes))}
+				for i, b := range a.Bytes {
+					arr.data[i] = int16(int8(b))
+				}
 			}
-			ref := s.newArray(&simArray{elem: EByte, data: d})
-			refs = append(refs, ref)
-			cells = append(cells, ref)
+			refs[i] = s.newArray(arr)
+			cells = append(cells, refs[i])
 		case KInt:
 			cells = append(cells, int16(a.Val>>16), int16(a.Val))
 		default:
@@ -101,28 +104,45 @@ func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, [256]
 	}
 	ret, err := s.call(exp.Method, cells)
 	if err != nil {
+		var t *Trap
+		if errors.As(err, &t) && t.SW != 0 {
+			return nil, s.Counts, &CheckFailed{SW: t.SW}
+		}
 		return nil, s.Counts, err
 	}
-	k := 0
-	for i := range jargs {
-		if jargs[i].Kind == KRef {
-			d := s.arrays[refs[k]-1].data
-			for j := range jargs[i].Bytes {
-				jargs[i].Bytes[j] = byte(d[j])
-			}
-			k++
+	for i, ref := range refs {
+		d := s.arrays[ref-1].data
+		if jargs[i].Shorts != nil {
+			copy(jargs[i].Shorts, d)
+			continue
+		}
+		for j := range jargs[i].Bytes {
+			jargs[i].Bytes[j] = byte(d[j])
 		}
 	}
-	var rv int32
+	rv := retVal{hasRet: len(ret) > 0, carry: s.arrays[s.fields[r.cls.Carry.Field]-1].data}
 	switch len(ret) {
 	case 1:
-		rv = int32(ret[0])
+		rv.ret = int32(ret[0])
 	case 2:
-		rv = join(ret[0], ret[1])
+		rv.ret = join(ret[0], ret[1])
 	}
-	res, err := unmarshal(f, args, jargs, rv, len(ret) > 0)
+	res, err := unmarshal(r.cls.W, f, args, jargs, rv)
 	return res, s.Counts, err
 }
+
+// CheckFailed is a run-time check of the program failing on the card: the
+// ISOException 0x6F00 + kind its code throws. The card does not know the
+// source position, so the message has none (a trap that matches any of
+// the reference VM's).
+type CheckFailed struct{ SW int }
+
+func (c *CheckFailed) Error() string {
+	return fmt.Sprintf(": trap: ISOException 0x%04x (a %s check failed on the card)", c.SW, ir.CheckKind(c.SW-0x6f00))
+}
+
+// Trapped says the error is a failed run-time check.
+func (c *CheckFailed) Trapped() {}
 
 // Run calls fn in the simulator; the stats are the opcodes executed and the
 // modeled time of the call as one APDU on the runner's card.

@@ -39,6 +39,11 @@ type simMethod struct {
 	code   []Insn
 	target []int // per instruction: the index a branch goes to
 	params int   // cells
+	// depth is the operand stack depth before each instruction (-1 until
+	// it first runs): the bytecode verifier requires one depth per
+	// instruction whatever the path, so a mismatch is a codegen bug that
+	// a card would refuse to load.
+	depth []int32
 }
 
 // Sim is a loaded class ready to run.
@@ -79,6 +84,10 @@ func newSim(cls *Class) *Sim {
 			sm.code = append(sm.code, in)
 		}
 		sm.target = make([]int, len(sm.code))
+		sm.depth = make([]int32, len(sm.code))
+		for i := range sm.depth {
+			sm.depth[i] = -1
+		}
 		for i, in := range sm.code {
 			if in.Op >= opIfeqW && in.Op <= opGotoW {
 				sm.target[i] = labels[in.A]
@@ -145,19 +154,32 @@ func (s *Sim) exec(sm *simMethod, args []int16, depth int) []int16 {
 	copy(loc, args)
 	st := make([]int16, m.Stack+1)
 	sp := 0
+	var pc int
 	push := func(v int16) {
 		if sp >= m.Stack {
-			trap("operand stack overflow in %s", m.Name)
+			trap("operand stack overflow in %s at instruction %d", m.Name, pc)
 		}
 		st[sp] = v
 		sp++
 	}
 	pushI := func(v int32) { push(int16(v >> 16)); push(int16(v)) }
-	pop := func() int16 { sp--; return st[sp] }
+	pop := func() int16 {
+		if sp <= 0 {
+			trap("BUG: operand stack underflow in %s at instruction %d", m.Name, pc)
+		}
+		sp--
+		return st[sp]
+	}
 	popI := func() int32 { lo := pop(); hi := pop(); return join(hi, lo) }
 	code := sm.code
-	for pc := 0; pc < len(code); {
+	for pc = 0; pc < len(code); {
 		in := code[pc]
+		switch d := sm.depth[pc]; {
+		case d < 0:
+			sm.depth[pc] = int32(sp)
+		case d != int32(sp):
+			trap("BUG: operand stack depth %d at instruction %d of %s, %d before", sp, pc, m.Name, d)
+		}
 		s.Counts[in.Op]++
 		pc++
 		op := in.Op
@@ -230,9 +252,10 @@ func (s *Sim) exec(sm *simMethod, args []int16, depth int) []int16 {
 			}
 			a.data[2*i], a.data[2*i+1] = hi, lo
 		case op == opPop:
-			sp--
+			pop()
 		case op == opPop2:
-			sp -= 2
+			pop()
+			pop()
 		case op >= 65 && op <= 88:
 			s.arith(op, push, pushI, pop, popI)
 		case op == opSneg:
@@ -295,6 +318,9 @@ func (s *Sim) exec(sm *simMethod, args []int16, depth int) []int16 {
 				trap("bad method reference %d", in.A)
 			}
 			callee := s.methods[idx]
+			if sp < callee.params {
+				trap("BUG: operand stack underflow in %s at instruction %d", m.Name, pc)
+			}
 			sp -= callee.params
 			args := append([]int16(nil), st[sp:sp+callee.params]...)
 			for _, v := range s.exec(callee, args, depth+1) {

@@ -9,20 +9,24 @@ package jcvm
 // a list ending in the method's return returns through the chain instead.
 // Lists are split innermost first.
 
-// splitBudget is the estimated bytecode size of one piece.
+// splitBudget is the estimated bytecode size of one piece. The estimate
+// does not see the loads and stores spilling adds later: a class with a
+// method still too large is compiled again with smaller pieces.
 const splitBudget = 14000
 
-// split splits m's oversized statement lists, adding methods to cls.
-func split(cls *Class, m *Method) {
-	s := &splitter{cls: cls, m: m}
+// split splits m's statement lists estimated over budget bytes, adding
+// methods to cls.
+func split(cls *Class, m *Method, budget int) {
+	s := &splitter{cls: cls, m: m, budget: budget}
 	m.Body = s.list(m.Body, true)
 	adoptVars(m)
 }
 
 type splitter struct {
-	cls *Class
-	m   *Method
-	n   int
+	cls    *Class
+	m      *Method
+	n      int
+	budget int
 }
 
 func (s *splitter) list(ss []Stmt, top bool) []Stmt {
@@ -39,7 +43,7 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 	for _, st := range ss {
 		total += stmtSize(st)
 	}
-	if total <= splitBudget {
+	if total <= s.budget {
 		return ss
 	}
 	// Cut points: pieces of at most the budget, the first staying here.
@@ -47,7 +51,7 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 	acc := 0
 	for i, st := range ss {
 		sz := stmtSize(st)
-		if acc+sz > splitBudget && acc > 0 {
+		if acc+sz > s.budget && acc > 0 {
 			cuts = append(cuts, i)
 			acc = 0
 		}
@@ -80,6 +84,7 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 	// Build the chain from its end.
 	var next *Method
 	var nextArgs []*Var
+	var nextMem *viaMemory
 	for j := len(cuts) - 1; j >= 0; j-- {
 		end := len(ss)
 		if j+1 < len(cuts) {
@@ -92,11 +97,14 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 		if returns {
 			child.Ret = s.m.Ret
 		}
+		mem := s.passInMemory(child, shared, piece)
 		r := &renamer{vars: map[*Var]*Var{}, arrs: map[*Arr]*Arr{}}
 		for _, v := range shared {
 			nv := child.newVar(v.Kind)
 			r.vars[v] = nv
-			child.Params = append(child.Params, nv)
+			if mem == nil || !hasSlot(mem, v) {
+				child.Params = append(child.Params, nv)
+			}
 		}
 		for _, v := range shared {
 			if v.Kind == KRef {
@@ -105,10 +113,8 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 		}
 		body := r.stmts(piece)
 		if next != nil {
-			args := make([]Expr, len(nextArgs))
-			for i, v := range nextArgs {
-				args[i] = &EVar{V: r.v(v)}
-			}
+			pre, args := callArgs(nextMem, nextArgs, r.v)
+			body = append(body, pre...)
 			call := &ECall{M: next, Args: args}
 			if returns && child.Ret != KVoid {
 				body = append(body, &SReturn{X: call})
@@ -123,17 +129,15 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 			}
 			body = append(body, &SReturn{})
 		}
-		child.Body = body
+		child.Body = readFromMemory(mem, shared, r, body)
 		s.m.nextID = child.nextID
 		adoptVars(child)
 		s.cls.Methods = append(s.cls.Methods, child)
-		next, nextArgs = child, shared
+		next, nextArgs, nextMem = child, shared, mem
 	}
 	head := append([]Stmt(nil), ss[:cuts[0]]...)
-	args := make([]Expr, len(nextArgs))
-	for i, v := range nextArgs {
-		args[i] = &EVar{V: v}
-	}
+	pre, args := callArgs(nextMem, nextArgs, func(v *Var) *Var { return v })
+	head = append(head, pre...)
 	call := &ECall{M: next, Args: args}
 	if returns {
 		if s.m.Ret != KVoid {

@@ -5,16 +5,19 @@ import java.lang.reflect.Method;
 
 /**
  * Driver calls the static methods of generated library classes, one call per
- * input line: "CLASS METHOD ARG..." where an ARG is B:HEX (a byte array), S:N (a
- * short) or I:N (an int). It prints one line per call: "OK RESULT HEX..."
- * (RESULT is - for void; then every byte array after the call) or "EX SW".
+ * input line: "CLASS METHOD ARG..." where an ARG is B:HEX (a byte array), H:HEX
+ * (a short array, four digits a short), S:N (a short) or I:N (an int). It
+ * prints one line per call, as soon as the call returns: "OK RESULT HEX...
+ * CHEX" (RESULT is - for void; then every array argument after the call; then
+ * the class's carry array, where results beyond the first come back) or
+ * "EX SW".
  */
 public final class Driver {
     public static void main(String[] argv) throws Exception {
         java.util.Map<String, Class<?>> classes = new java.util.HashMap<>();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
         StringBuilder out = new StringBuilder();
-        for (String line; (line = in.readLine()) != null; ) {
+        for (String line; (line = in.readLine()) != null; out.setLength(0)) {
             String[] all = line.trim().split(" ");
             Class<?> cls = classes.get(all[0]);
             if (cls == null) {
@@ -34,6 +37,7 @@ public final class Driver {
                 String v = f[i].substring(2);
                 switch (f[i].charAt(0)) {
                     case 'B': args[i - 1] = hex(v); break;
+                    case 'H': args[i - 1] = shorts(v); break;
                     case 'S': args[i - 1] = (short) Integer.parseInt(v); break;
                     default: args[i - 1] = Integer.parseInt(v); break;
                 }
@@ -44,8 +48,11 @@ public final class Driver {
                 for (Object a : args) {
                     if (a instanceof byte[]) {
                         out.append(' ').append(unhex((byte[]) a));
+                    } else if (a instanceof short[]) {
+                        out.append(' ').append(unshorts((short[]) a));
                     }
                 }
+                out.append(" C").append(unshorts((short[]) carry(cls)));
                 out.append('\n');
             } catch (InvocationTargetException e) {
                 Throwable t = e.getCause();
@@ -55,8 +62,31 @@ public final class Driver {
                     out.append("ERR ").append(t).append('\n');
                 }
             }
+            System.out.print(out);
+            System.out.flush();
         }
-        System.out.print(out);
+    }
+
+    static short[] carry(Class<?> cls) throws Exception {
+        java.lang.reflect.Field f = cls.getDeclaredField("carry");
+        f.setAccessible(true);
+        return (short[]) f.get(null);
+    }
+
+    static short[] shorts(String s) {
+        short[] h = new short[s.length() / 4];
+        for (int i = 0; i < h.length; i++) {
+            h[i] = (short) Integer.parseInt(s.substring(4 * i, 4 * i + 4), 16);
+        }
+        return h;
+    }
+
+    static String unshorts(short[] h) {
+        StringBuilder s = new StringBuilder();
+        for (short x : h) {
+            s.append(String.format("%04x", x & 0xffff));
+        }
+        return s.toString();
     }
 
     static byte[] hex(String s) {
