@@ -28,8 +28,11 @@ type modGen struct {
 	decls   map[string]*llir.Func // intrinsics and helpers, by name
 }
 
-// builtinUse says which builtin families a function uses.
-type builtinUse struct{ clmul, aes, sha bool }
+// builtinUse says which builtin families a function uses; haveSHA that
+// it asks `have sha` (it then gets a SHA-NI variant even when the SHA-256
+// builtins it guards were deleted as dead, so that `have sha` is true on
+// a CPU with the SHA extensions).
+type builtinUse struct{ clmul, aes, sha, haveSHA bool }
 
 func usesOf(f *ir.Function) builtinUse {
 	var u builtinUse
@@ -43,6 +46,8 @@ func usesOf(f *ir.Function) builtinUse {
 				u.aes = true
 			case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
 				u.sha = true
+			case ir.OpHave:
+				u.haveSHA = u.haveSHA || lang.Feature(in.Aux) == lang.FeatSHA
 			}
 			for _, blk := range in.Blocks {
 				walk(blk)
@@ -101,7 +106,7 @@ func (g *modGen) export(f *ir.Function) error {
 	name := SymbolName(g.m.Name, f.Name)
 	use := usesOf(f)
 	vs := g.hw.variants
-	if use.sha {
+	if use.sha || use.haveSHA {
 		vs = shaVariants(g.hw)
 	}
 	if len(vs) == 1 {

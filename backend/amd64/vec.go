@@ -2,6 +2,7 @@ package amd64
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/types"
@@ -119,6 +120,20 @@ func adjacent(x, y wordAcc) bool {
 	return x.arr == y.arr && x.base == y.base && x.be == y.be && y.off == x.off+x.unit
 }
 
+// mayOverlap reports whether two 64-bit accesses to one array may touch
+// the same bytes: always, unless their indexes differ by a constant of at
+// least a word.
+func mayOverlap(x, y wordAcc) bool {
+	if x.base != y.base {
+		return true
+	}
+	d := x.off - y.off
+	if d < 0 {
+		d = -d
+	}
+	return d < x.unit
+}
+
 // planBlock pairs the loads, stores and AES rounds of b. Two loads pair
 // when no store to their array, check or nested control flow lies between
 // them (the vector load happens at the first); two stores pair when
@@ -185,6 +200,13 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 				endChain(in.Arr)
 				continue
 			}
+			// A pending store is emitted later, with its pair: it must not
+			// pass this store if they may write the same bytes (a[0] = x;
+			// a[j] = y; a[1] = z with j = 0).
+			stores[in.Arr] = slices.DeleteFunc(stores[in.Arr], func(c *ir.Instr) bool {
+				ca, _ := wordAccess(c)
+				return mayOverlap(ca, acc)
+			})
 			paired := false
 			for i, c := range stores[in.Arr] {
 				ca, _ := wordAccess(c)

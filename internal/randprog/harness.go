@@ -123,14 +123,19 @@ func mutOutputs(fn *lang.FuncDecl, args []lang.Value) [][]uint64 {
 }
 
 // runVM runs fn on the reference VM.
-func runVM(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) (o outcome) {
+func runVM(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) outcome {
+	return runVMWith(p, fn, args, 0)
+}
+
+// runVMWith runs fn on the reference VM with `have` answering feats.
+func runVMWith(p *lang.Program, fn *lang.FuncDecl, args []lang.Value, feats lang.FeatureSet) (o outcome) {
 	args = copyArgs(args)
 	defer func() {
 		if r := recover(); r != nil {
 			o = outcome{err: fmt.Sprintf("vm panicked: %v", r)}
 		}
 	}()
-	res, _, err := vm.Run(p, fn, args, vm.Options{})
+	res, _, err := vm.Run(p, fn, args, vm.Options{Features: feats})
 	return outcomeOf(fn, args, res, err)
 }
 

@@ -28,6 +28,14 @@ type Target interface {
 	Close() error
 }
 
+// FeatureTarget is a Target that answers `have FEATURE` as Features says
+// (amd64 under --hw aes or auto): CheckTarget runs the VM with the same
+// answers, so both take the same branches.
+type FeatureTarget interface {
+	Target
+	Features() lang.FeatureSet
+}
+
 // CheckTarget is differential testing of a backend: the random program of
 // seed (the one TestDifferential checks on the IR) is compiled by prepare
 // and every export is run on sets argument sets there and on the VM. It
@@ -47,10 +55,14 @@ func CheckTarget(seed uint64, sets int, prepare func(*lang.Program) (Target, err
 		return "", err
 	}
 	defer r.Close()
+	var feats lang.FeatureSet
+	if ft, ok := r.(FeatureTarget); ok {
+		feats = ft.Features()
+	}
 	for ei, fn := range p.Exports() {
 		for k := 0; k < sets; k++ {
 			args := Args(seed*7919+uint64(ei)*131+uint64(k), fn)
-			vmo := runVM(p, fn, args)
+			vmo := runVMWith(p, fn, args, feats)
 			if vmo.err != "" && !vmo.trap {
 				continue // the arguments miss the export's requires: not a run
 			}

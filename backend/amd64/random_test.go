@@ -1,0 +1,164 @@
+package amd64
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/lang"
+)
+
+// The random-program test: well-typed programs from internal/randprog are
+// compiled natively and every export is compared with the reference VM.
+// Each program costs an opt, llc and gcc run, so the default count is
+// small; LOWENT_RANDPROG_N and LOWENT_RANDPROG_SEED0 run more by hand, and
+// LOWENT_RANDPROG_HW picks the --hw modes (default none,aes,auto).
+
+// randDefaultN is the number of seeds per --hw mode when LOWENT_RANDPROG_N
+// is not set: about 35 s on a 2-core machine for the three modes (100
+// take about a minute).
+const randDefaultN = 60
+
+// randSets is the number of argument sets each export is run on.
+const randSets = 3
+
+// randMaxRefused is the share of programs a mode may refuse for a genuine
+// limit of the target before the test fails.
+const randMaxRefused = 0.03
+
+// randAutoLevels are the CPU levels a --hw auto program is forced to, chosen
+// by seed, so every variant of the dispatcher meets random programs.
+var randAutoLevels = []int{levelBase, levelAES, levelAVX2, levelAVX512, levelAES | levelSHA, levelAVX512 | levelSHA}
+
+func envInt(t *testing.T, name string, def int) int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a non-negative integer", name, s)
+	}
+	return n
+}
+
+// randResult is what one seed did in one mode.
+type randResult struct {
+	seed     uint64
+	mismatch string
+	refused  error
+}
+
+// TestRandomPrograms runs seeds SEED0..SEED0+N-1 in each --hw mode, three
+// argument sets per export, and fails on any disagreement with the VM, on
+// any refusal that is an internal error, and on more than 3% of programs
+// refused for a target limit.
+func TestRandomPrograms(t *testing.T) {
+	n := envInt(t, "LOWENT_RANDPROG_N", randDefaultN)
+	seed0 := envInt(t, "LOWENT_RANDPROG_SEED0", 1)
+	modes := strings.Split("none,aes,auto", ",")
+	if s := os.Getenv("LOWENT_RANDPROG_HW"); s != "" {
+		modes = strings.Split(s, ",")
+	}
+	for _, hw := range modes {
+		t.Run("hw="+hw, func(t *testing.T) {
+			randMode(t, hw, uint64(seed0), n)
+		})
+	}
+}
+
+// randMode checks n seeds from seed0 under one --hw mode, in parallel.
+func randMode(t *testing.T, hw string, seed0 uint64, n int) {
+	results := make([]randResult, n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				seed := seed0 + uint64(i)
+				msg, refused := randprog.CheckTarget(seed, randSets, func(p *lang.Program) (randprog.Target, error) {
+					return randPrepare(p, hw, seed)
+				})
+				results[i] = randResult{seed: seed, mismatch: msg, refused: refused}
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	large := ""
+	if os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
+		large = "LOWENT_RANDPROG_LARGE=1 "
+	}
+	replay := func(seed uint64) string {
+		return fmt.Sprintf("replay: %sLOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 LOWENT_RANDPROG_HW=%s go test ./backend/amd64 -run TestRandomPrograms -v", large, seed, hw)
+	}
+	var wrong, internal, limits int
+	for _, r := range results {
+		switch {
+		case r.mismatch != "":
+			wrong++
+			t.Errorf("--hw %s: %s\n%s", hw, r.mismatch, replay(r.seed))
+		case r.refused != nil && isInternal(r.refused):
+			internal++
+			t.Errorf("--hw %s: seed %d: internal error: %v\n%s", hw, r.seed, r.refused, replay(r.seed))
+		case r.refused != nil:
+			limits++
+			t.Logf("--hw %s: seed %d refused: %v", hw, r.seed, r.refused)
+		}
+	}
+	t.Logf("--hw %s: seeds %d..%d: %d programs, %d agreed, %d wrong, %d internal errors, %d refused for a target limit",
+		hw, seed0, seed0+uint64(n)-1, n, n-wrong-internal-limits, wrong, internal, limits)
+	if n > 0 && float64(limits) > randMaxRefused*float64(n) {
+		t.Errorf("--hw %s: %d of %d programs refused (more than %.0f%%)", hw, limits, n, randMaxRefused*100)
+	}
+}
+
+// isInternal tells a compiler bug from a limit of the target.
+func isInternal(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "BUG") || strings.Contains(s, "internal")
+}
+
+// randPrepare compiles p under --hw hw; under auto the runner is forced to
+// one of the dispatcher's levels, chosen by seed.
+func randPrepare(p *lang.Program, hw string, seed uint64) (randprog.Target, error) {
+	r, err := Prepare(p, backend.Options{HW: hw})
+	if err != nil {
+		return nil, err
+	}
+	t := &randTarget{Target: randprog.FromRunner(r)}
+	switch hw {
+	case "aes":
+		t.feats = lang.FeatureSet(lang.FeatAES) | lang.FeatureSet(lang.FeatPCLMUL)
+	case "auto":
+		lvl, err := r.ForceLevel(randAutoLevels[seed%uint64(len(randAutoLevels))])
+		if err != nil {
+			r.Close()
+			return nil, fmt.Errorf("internal: forcing the CPU level: %v", err)
+		}
+		t.feats = levelFeatures(lvl)
+	}
+	return t, nil
+}
+
+// randTarget is a compiled random program with the answers its variant
+// gives to `have FEATURE`: the VM is run with the same ones.
+type randTarget struct {
+	randprog.Target
+	feats lang.FeatureSet
+}
+
+// Features implements randprog.FeatureTarget.
+func (t *randTarget) Features() lang.FeatureSet { return t.feats }
