@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/lowent/lowentc/lang"
 )
@@ -102,4 +103,32 @@ func FitLine(xs, ys []float64) (slope, intercept float64) {
 	slope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
 	intercept = (sy - slope*sx) / n
 	return slope, intercept
+}
+
+// Process-wide temporary files of the backends (build caches shared by
+// the runners of one process) are removed by Cleanup, which the command
+// line runs before it exits (and on an interrupt); tests run it from
+// TestMain.
+var (
+	cleanMu  sync.Mutex
+	cleanups []func()
+)
+
+// AtExit registers f to run at Cleanup.
+func AtExit(f func()) {
+	cleanMu.Lock()
+	defer cleanMu.Unlock()
+	cleanups = append(cleanups, f)
+}
+
+// Cleanup runs (and forgets) every function AtExit registered, newest
+// first.
+func Cleanup() {
+	cleanMu.Lock()
+	fs := cleanups
+	cleanups = nil
+	cleanMu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		fs[i]()
+	}
 }

@@ -56,6 +56,17 @@ func cacheKey(p *lang.Program, hw string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// removeCache deletes the build cache (backend.Cleanup runs it).
+func removeCache() {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if cacheDir != "" {
+		os.RemoveAll(cacheDir)
+		cacheDir = ""
+		cache = map[string]*cacheEntry{}
+	}
+}
+
 // compile builds (or finds in the cache) the driver for p under opts.HW.
 func compile(p *lang.Program, opts backend.Options) (*compiled, error) {
 	hw := opts.HW
@@ -76,6 +87,7 @@ func compile(p *lang.Program, opts backend.Options) (*compiled, error) {
 			return nil, err
 		}
 		cacheDir = d
+		backend.AtExit(removeCache)
 	}
 	root := cacheDir
 	cacheMu.Unlock()

@@ -15,6 +15,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/lowent/lowentc/backend"
 )
 
 // Exit statuses: 0 success, 1 a diagnosed failure (compile error, trap,
@@ -26,7 +30,17 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// An interrupt still removes the backends' temporary files.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		backend.Cleanup()
+		os.Exit(130)
+	}()
+	status := run(os.Args[1:], os.Stdout, os.Stderr)
+	backend.Cleanup()
+	os.Exit(status)
 }
 
 // run is main without the process: it returns the exit status.
