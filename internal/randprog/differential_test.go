@@ -17,6 +17,9 @@ import (
 // expansion a small target asks for (ir.Options.Expand).
 var irWidths = []int{0, 64, 32, 16, 8, 32, 8}
 
+// allFeatures is every hardware feature `have` can ask for.
+var allFeatures = lang.FeatureSet(lang.FeatPCLMUL | lang.FeatAES | lang.FeatSHA)
+
 // expandAll is every expansion of pass expand.
 const expandAll = ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW
 
@@ -155,6 +158,13 @@ func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, v
 		}
 		mods[i] = m
 	}
+	// A machine with every hardware feature: `have` is true, and the
+	// SHA-256 builtins stay instructions in the IR at W=64.
+	allOpts := ir.Options{W: 64, Unroll: unroll, Verify: verify, Features: allFeatures}
+	mAll, err := ir.Compile(p, allOpts)
+	if err != nil {
+		return fmt.Sprintf("ir.Compile at W=64 with every feature (unroll %d) failed: %v\n%s\nsource:\n%s", unroll, err, re, numbered(src))
+	}
 	for ei, fn := range p.Exports() {
 		for k := 0; k < nargs; k++ {
 			args := Args(seed*7919+uint64(ei)*131+uint64(k), fn)
@@ -172,6 +182,10 @@ func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, v
 				if iro := runIR(mods[i], fn, args); !agree(vmo, iro) {
 					return mismatch(re, src, fn, args, w, unroll, vmo, iro)
 				}
+			}
+			vma := runVMWith(p, fn, args, allFeatures)
+			if iro := runIR(mAll, fn, args); !agree(vma, iro) {
+				return mismatch(re, src, fn, args, 64, unroll, vma, outcome{err: "(with every feature) " + iro.String()})
 			}
 		}
 	}
