@@ -29,54 +29,25 @@ func expand(m *Module, o *Options) error {
 	if w == 0 {
 		w = 64
 	}
-	for _, f := range m.Funcs {
-		ex := &expander{set: o.Expand, f: f, wt: WordType(w), sub: subst{}}
-		ex.block(f.Body)
-		ex.sub.applyAll(f.Body)
-	}
-	return nil
-}
-
-type expander struct {
-	set Expand
-	f   *Function
-	wt  Type // the limb type, for loop indexes
-	sub subst
-}
-
-func (ex *expander) block(b *Block) {
-	var out []*Instr
-	for _, in := range b.Instrs {
-		ex.sub.apply(in)
-		for _, blk := range in.Blocks {
-			ex.block(blk)
-		}
-		nb := &Builder{F: ex.f, Blk: &Block{}, Pos: in.Pos}
-		var vals []*Value
+	wt := WordType(w) // the limb type, for loop indexes
+	rewrite(m, func(nb *Builder, in *Instr) []*Value {
 		_, constArg := constOf(argOr(in, 1))
 		switch {
-		case ex.set&ExpandDiv != 0 && (in.Op == OpDivU || in.Op == OpRemU) && !constArg:
-			q, r := ex.divide(nb, in.Args[0], in.Args[1])
+		case o.Expand&ExpandDiv != 0 && (in.Op == OpDivU || in.Op == OpRemU) && !constArg:
+			q, r := divide(nb, wt, in.Args[0], in.Args[1])
 			if in.Op == OpDivU {
-				vals = []*Value{q}
-			} else {
-				vals = []*Value{r}
+				return []*Value{q}
 			}
-		case ex.set&ExpandRotate != 0 && (in.Op == OpRotl || in.Op == OpRotr) && !constArg:
-			vals = []*Value{rotateByShifts(nb, in.Op, in.Args[0], in.Args[1])}
-		case ex.set&ExpandMulW != 0 && in.Op == OpMulW:
+			return []*Value{r}
+		case o.Expand&ExpandRotate != 0 && (in.Op == OpRotl || in.Op == OpRotr) && !constArg:
+			return []*Value{rotateByShifts(nb, in.Op, in.Args[0], in.Args[1])}
+		case o.Expand&ExpandMulW != 0 && in.Op == OpMulW:
 			lo, hi := mulHalves(nb, in.Args[0], in.Args[1])
-			vals = []*Value{lo, hi}
-		default:
-			out = append(out, in)
-			continue
+			return []*Value{lo, hi}
 		}
-		for i, r := range in.Results {
-			ex.sub[r] = vals[i]
-		}
-		out = append(out, nb.Blk.Instrs...)
-	}
-	b.Instrs = out
+		return nil
+	})
+	return nil
 }
 
 func argOr(in *Instr, i int) *Value {
@@ -90,11 +61,11 @@ func argOr(in *Instr, i int) *Value {
 // step shifts the next bit of a into the remainder and subtracts b when
 // it fits (or when the shifted remainder overflowed, which only a divisor
 // above 2^(n-1) allows). b = 0 gives all ones and a, as divu and remu say.
-func (ex *expander) divide(b *Builder, a, d *Value) (q, r *Value) {
+func divide(b *Builder, wt Type, a, d *Value) (q, r *Value) {
 	t := a.Type
 	n := t.Bits()
 	zero := b.Const(t, 0)
-	res := b.For(ex.wt, b.Const(ex.wt, 0), b.Const(ex.wt, uint64(n)), []*Value{zero, zero, a},
+	res := b.For(wt, b.Const(wt, 0), b.Const(wt, uint64(n)), []*Value{zero, zero, a},
 		func(l *Builder, _ *Value, it []*Value) []*Value {
 			q, r, x := it[0], it[1], it[2]
 			top := l.Shr(x, l.Const(t, uint64(n-1)))

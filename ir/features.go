@@ -19,55 +19,26 @@ import (
 )
 
 func features(m *Module, o *Options) error {
-	fs := &featurer{o: o, native: o.Features.Has(lang.FeatSHA) && (o.W == 0 || o.W == 64), sub: subst{}}
-	for _, f := range m.Funcs {
-		fs.f = f
-		fs.block(f.Body)
-		fs.sub.applyAll(f.Body)
-	}
-	return nil
-}
-
-type featurer struct {
-	o      *Options
-	native bool // the SHA-256 builtins stay instructions
-	f      *Function
-	sub    subst
-}
-
-func (fs *featurer) block(b *Block) {
-	var out []*Instr
-	for _, in := range b.Instrs {
-		fs.sub.apply(in)
-		for _, blk := range in.Blocks {
-			fs.block(blk)
-		}
-		nb := &Builder{F: fs.f, Blk: &Block{}, Pos: in.Pos}
-		var vals []*Value
+	native := o.Features.Has(lang.FeatSHA) && (o.W == 0 || o.W == 64)
+	rewrite(m, func(nb *Builder, in *Instr) []*Value {
 		switch {
-		case in.Op == OpHave && !fs.o.KeepHave:
-			vals = []*Value{nb.Const(Bool, b2u(fs.o.Features.Has(lang.Feature(in.Aux))))}
-		case isSHA(in.Op) && fs.o.KeepHave:
+		case in.Op == OpHave && !o.KeepHave:
+			return []*Value{nb.Const(Bool, b2u(o.Features.Has(lang.Feature(in.Aux))))}
+		case isSHA(in.Op) && o.KeepHave:
 			have := nb.Instr(OpHave, []Type{Bool})
 			have.Aux = uint64(lang.FeatSHA)
 			u32s := []Type{U32, U32, U32, U32}
-			vals = nb.If(have.Results[0], u32s, func(t *Builder) []*Value {
+			return nb.If(have.Results[0], u32s, func(t *Builder) []*Value {
 				return t.Instr(in.Op, u32s, in.Args...).Results
 			}, func(e *Builder) []*Value {
 				return expandSHA(e, in.Op, in.Args)
 			})
-		case isSHA(in.Op) && !fs.native:
-			vals = expandSHA(nb, in.Op, in.Args)
-		default:
-			out = append(out, in)
-			continue
+		case isSHA(in.Op) && !native:
+			return expandSHA(nb, in.Op, in.Args)
 		}
-		for i, r := range in.Results {
-			fs.sub[r] = vals[i]
-		}
-		out = append(out, nb.Blk.Instrs...)
-	}
-	b.Instrs = out
+		return nil
+	})
+	return nil
 }
 
 func isSHA(op Op) bool { return op == OpSHA256Rnds2 || op == OpSHA256Msg1 || op == OpSHA256Msg2 }

@@ -15,6 +15,40 @@ func walkInstrs(b *Block, fn func(in *Instr)) {
 	}
 }
 
+// rewrite replaces instructions in every function of m: fn gets a builder
+// on an empty block and an instruction (whose arguments are already
+// rewritten); when it returns values, the instructions it emitted take the
+// instruction's place and the values replace its results everywhere. Nested
+// blocks are rewritten before the instruction that owns them.
+func rewrite(m *Module, fn func(nb *Builder, in *Instr) []*Value) {
+	for _, f := range m.Funcs {
+		sub := subst{}
+		var block func(b *Block)
+		block = func(b *Block) {
+			var out []*Instr
+			for _, in := range b.Instrs {
+				sub.apply(in)
+				for _, blk := range in.Blocks {
+					block(blk)
+				}
+				nb := &Builder{F: f, Blk: &Block{}, Pos: in.Pos}
+				vals := fn(nb, in)
+				if vals == nil {
+					out = append(out, in)
+					continue
+				}
+				for i, r := range in.Results {
+					sub[r] = vals[i]
+				}
+				out = append(out, nb.Blk.Instrs...)
+			}
+			b.Instrs = out
+		}
+		block(f.Body)
+		sub.applyAll(f.Body)
+	}
+}
+
 // useCounts counts how many times each value is used as an argument.
 func useCounts(f *Function) map[*Value]int {
 	uses := map[*Value]int{}

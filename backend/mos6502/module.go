@@ -350,11 +350,11 @@ func (g *fgen) paramLen(a *ir.Array) int {
 	return 0
 }
 
-// assemble puts the pieces together: tables (page aligned), constant
-// globals, code, helpers, then the variable areas.
-func (mg *modgen) assemble() string {
-	var out asmBuf
-	out.comment(fmt.Sprintf("lowentc: module %s", mg.m.Name))
+// prologue writes what both generators' sources begin with: the header
+// comment (each export's entry label, parameters, results and zero page),
+// the origin and the page-aligned tables.
+func (mg *modgen) prologue(out *asmBuf, mode string) {
+	out.comment(fmt.Sprintf("lowentc: module %s%s", mg.m.Name, mode))
 	out.comment("Turbo Macro Pro source, 6502")
 	for _, f := range mg.funcs {
 		out.comment(fmt.Sprintf("%s: jsr %s", f.Name, f.Label))
@@ -382,6 +382,13 @@ func (mg *modgen) assemble() string {
 		out.label(mg.tableLabel(i))
 		out.bytes(t)
 	}
+}
+
+// assemble puts the pieces together: tables (page aligned), constant
+// globals, code, helpers, then the variable areas.
+func (mg *modgen) assemble() string {
+	var out asmBuf
+	mg.prologue(&out, "")
 	for i, gl := range mg.m.Globals {
 		out.comment(gl.Name)
 		out.label(mg.globals[gl])

@@ -324,34 +324,7 @@ func (g *wgen) unsupported(in *ir.Instr) {
 // the variable areas.
 func (w *wmod) assembleWide() string {
 	var out asmBuf
-	out.comment(fmt.Sprintf("lowentc: module %s (--opt size)", w.m.Name))
-	out.comment("Turbo Macro Pro source, 6502")
-	for _, f := range w.funcs {
-		out.comment(fmt.Sprintf("%s: jsr %s", f.Name, f.Label))
-		for _, p := range f.Params {
-			switch {
-			case p.Loc != "":
-				out.comment(fmt.Sprintf(" %s at %s", p.Name, p.Loc))
-			case p.Len != 0:
-				out.comment(fmt.Sprintf(" %s ptr $%02x len $%02x", p.Name, p.Ptr, p.Len))
-			default:
-				out.comment(fmt.Sprintf(" %s ptr $%02x", p.Name, p.Ptr))
-			}
-		}
-		if len(f.ResultLocs) > 0 {
-			out.comment(fmt.Sprintf(" results at %s", f.ResultLocs[0]))
-		}
-		out.comment(fmt.Sprintf(" zero page $02-$%02x", f.ZPTop))
-	}
-	out.op("*= $%04x", w.lay.org)
-	if w.need["aes"] {
-		w.addTable(aesSbox())
-		w.addTable(xtimeTable())
-	}
-	for i, t := range w.tables {
-		out.label(w.tableLabel(i))
-		out.bytes(t)
-	}
+	w.prologue(&out, " (--opt size)")
 	for _, gl := range w.m.Globals {
 		out.comment(gl.Name)
 		out.label(w.globals[gl])
