@@ -257,10 +257,12 @@ func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
 	}
 	if len(hw.variants) > 1 {
 		b.WriteString("\n/* --hw auto: the CPU level in use (0 computed, 1 AES-NI + PCLMULQDQ,\n")
-		b.WriteString("   2 the same with AVX2, VAES, VPCLMULQDQ, 3 with AVX-512; plus 0x100 when\n")
-		b.WriteString("   the SHA extensions are used too), and a way to lower it: force_level(n)\n")
-		b.WriteString("   keeps the smaller level and the 0x100 flag only if both have it. */\n")
+		b.WriteString("   2 the same with AVX2, VAES, VPCLMULQDQ, 3 with AVX-512), the flags in\n")
+		b.WriteString("   use (0x100: the SHA extensions), and a way to lower them: force_level(n)\n")
+		b.WriteString("   keeps the smaller level and a flag of n only if the CPU has it too, and\n")
+		b.WriteString("   returns the level and flags in effect. */\n")
 		fmt.Fprintf(&b, "int %s(void);\n", SymbolName(m.Name, "cpu_level"))
+		fmt.Fprintf(&b, "int %s(void);\n", SymbolName(m.Name, "cpu_flags"))
 		fmt.Fprintf(&b, "int %s(int level);\n", SymbolName(m.Name, "force_level"))
 	}
 	b.WriteString("\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n")

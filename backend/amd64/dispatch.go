@@ -16,12 +16,15 @@ import (
 
 var cpuidResult = types.NewStruct(types.I32, types.I32, types.I32, types.I32)
 
-// cpuLevelFunc returns the module's `int lowentc_MODULE_cpu_level(void)`,
-// which is exported: it tells a caller (and the runner's stats) which
-// variant auto picks. lowentc_MODULE_force_level(n) lowers the level to
-// min(n, detected) for tests and returns the level in effect.
+// cpuLevelFunc returns the module's internal level query: the level (0-3)
+// with the flag levelSHA, detected once. Exported beside it:
+// lowentc_MODULE_cpu_level(void), the level alone (which variant family
+// auto picks; 0-3 as before the flags existed), lowentc_MODULE_cpu_flags(void),
+// the flags alone, and lowentc_MODULE_force_level(n), which lowers the
+// level to min(n, detected), keeps a flag only when n has it too, and
+// returns the level and flags in effect (the tests run every variant so).
 func (g *modGen) cpuLevelFunc() *llir.Func {
-	const name = "cpu_level"
+	const name = "cpu"
 	if f, ok := g.decls[name]; ok {
 		return f
 	}
@@ -29,7 +32,8 @@ func (g *modGen) cpuLevelFunc() *llir.Func {
 	cache.Linkage = enum.LinkageInternal
 
 	detect := g.detectFunc()
-	f := g.out.NewFunc(SymbolName(g.m.Name, "cpu_level"), types.I32)
+	f := g.out.NewFunc("lowentc."+g.m.Name+".cpu", types.I32)
+	f.Linkage = enum.LinkageInternal
 	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
 	g.decls[name] = f
 	entry, slow, done := f.NewBlock("entry"), f.NewBlock("detect"), f.NewBlock("done")
@@ -41,6 +45,16 @@ func (g *modGen) cpuLevelFunc() *llir.Func {
 	st.Atomic, st.Ordering, st.Align = true, enum.AtomicOrderingMonotonic, 4
 	slow.NewBr(done)
 	done.NewRet(done.NewPhi(llir.NewIncoming(ld, entry), llir.NewIncoming(lvl, slow)))
+
+	for _, q := range []struct {
+		name string
+		mask int64
+	}{{"cpu_level", levelMask}, {"cpu_flags", ^int64(levelMask)}} {
+		qf := g.out.NewFunc(SymbolName(g.m.Name, q.name), types.I32)
+		qf.FuncAttrs = append(qf.FuncAttrs, enum.FuncAttrNoUnwind)
+		qb := qf.NewBlock("entry")
+		qb.NewRet(qb.NewAnd(qb.NewCall(f), constant.NewInt(types.I32, q.mask)))
+	}
 
 	n := llir.NewParam("n", types.I32)
 	force := g.out.NewFunc(SymbolName(g.m.Name, "force_level"), types.I32, n)
