@@ -86,7 +86,14 @@ func expandSHA(b *Builder, op Op, a []*Value) []*Value {
 	panic(fmt.Sprintf("BUG: expandSHA of %s", op))
 }
 
-// shaBuiltin maps the SHA-256 ops to their builtins.
-var shaBuiltin = map[Op]lang.BuiltinID{
-	OpSHA256Rnds2: lang.BSHA256Rnds2, OpSHA256Msg1: lang.BSHA256Msg1, OpSHA256Msg2: lang.BSHA256Msg2,
-}
+// shaOps maps the SHA-256 builtins to their ops, and shaBuiltin back.
+var (
+	shaOps     = map[lang.BuiltinID]Op{lang.BSHA256Rnds2: OpSHA256Rnds2, lang.BSHA256Msg1: OpSHA256Msg1, lang.BSHA256Msg2: OpSHA256Msg2}
+	shaBuiltin = func() map[Op]lang.BuiltinID {
+		m := map[Op]lang.BuiltinID{}
+		for b, op := range shaOps {
+			m[op] = b
+		}
+		return m
+	}()
+)

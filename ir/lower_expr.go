@@ -386,7 +386,7 @@ func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
 		in := fl.b.Instr(op, []Type{U64, U64}, xs...)
 		return []operand{{v: in.Results[0]}, {v: in.Results[1]}}
 	case lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2:
-		op := map[lang.BuiltinID]Op{lang.BSHA256Rnds2: OpSHA256Rnds2, lang.BSHA256Msg1: OpSHA256Msg1, lang.BSHA256Msg2: OpSHA256Msg2}[bi.ID]
+		op := shaOps[bi.ID]
 		var xs []*Value
 		for _, x := range a {
 			xs = append(xs, fl.expr(x))

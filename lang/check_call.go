@@ -347,29 +347,32 @@ func (c *checker) builtin(e *CallExpr, b *Builtin) (Type, bool) {
 			c.trapSite(e.Pos, b.Name+" not proven in bounds (checked at run time)")
 		}
 		return res, true
-	case BClmulLo, BClmulHi, BAESEnc, BAESEncLast:
+	case BClmulLo, BClmulHi, BAESEnc, BAESEncLast, BSHA256Rnds2, BSHA256Msg1, BSHA256Msg2:
+		// The hardware builtins: words of one type in, one word or a
+		// tuple of them out.
+		in, outs := U64, 2
+		switch b.ID {
+		case BClmulLo, BClmulHi:
+			outs = 1
+		case BSHA256Rnds2, BSHA256Msg1, BSHA256Msg2:
+			in, outs = U32, 4
+		}
 		ok := true
 		for i, x := range a {
-			ok = c.exprAs(x, U64, fmt.Sprintf("argument %d of %s", i+1, b.Name)) && ok
+			ok = c.exprAs(x, in, fmt.Sprintf("argument %d of %s", i+1, b.Name)) && ok
 		}
 		if !ok {
 			return nil, false
 		}
 		c.featureSite(e.Pos, b.Features)
-		if b.ID == BClmulLo || b.ID == BClmulHi {
-			return U64, true
+		if outs == 1 {
+			return in, true
 		}
-		return &TupleType{Elems: []Type{U64, U64}}, true
-	case BSHA256Rnds2, BSHA256Msg1, BSHA256Msg2:
-		ok := true
-		for i, x := range a {
-			ok = c.exprAs(x, U32, fmt.Sprintf("argument %d of %s", i+1, b.Name)) && ok
+		elems := make([]Type, outs)
+		for i := range elems {
+			elems[i] = in
 		}
-		if !ok {
-			return nil, false
-		}
-		c.featureSite(e.Pos, b.Features)
-		return &TupleType{Elems: []Type{U32, U32, U32, U32}}, true
+		return &TupleType{Elems: elems}, true
 	case BSelect:
 		ok := c.exprAs(a[0], Bool, "condition of select")
 		t := c.unifyPair(a[1], a[2], "select", e.Pos)

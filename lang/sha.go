@@ -7,10 +7,6 @@ import "math/bits"
 // Their reference meaning (FIPS 180-4, section 6.2.2) follows; every
 // target that lacks the instructions computes exactly this.
 
-// SHA256Args is the number of u32 arguments of each SHA-256 builtin (each
-// returns four).
-var SHA256Args = map[BuiltinID]int{BSHA256Rnds2: 10, BSHA256Msg1: 8, BSHA256Msg2: 8}
-
 // SHA256Builtin computes builtin id on its u32 arguments (as words).
 func SHA256Builtin(id BuiltinID, a []uint64) [4]uint64 {
 	var x [10]uint32

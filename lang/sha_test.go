@@ -131,13 +131,3 @@ func TestSHA256Builtins(t *testing.T) {
 		}
 	}
 }
-
-// TestSHA256BuiltinArgs keeps the argument table and the checker's count
-// in step.
-func TestSHA256BuiltinArgs(t *testing.T) {
-	for id, n := range SHA256Args {
-		if builtinArgs[id] != n {
-			t.Errorf("builtin %d: %d arguments in SHA256Args, %d in builtinArgs", id, n, builtinArgs[id])
-		}
-	}
-}

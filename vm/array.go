@@ -257,8 +257,9 @@ func (c *fcomp) tuple(e lang.Expr) tupleFn {
 			return cf.res, cf.resA
 		}
 	}
-	if n, ok := lang.SHA256Args[ce.Builtin.ID]; ok {
-		return c.shaTuple(ce, n)
+	switch ce.Builtin.ID {
+	case lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2:
+		return c.shaTuple(ce)
 	}
 	var round func(s0, s1, k0, k1 uint64) (uint64, uint64)
 	switch ce.Builtin.ID {
@@ -282,11 +283,10 @@ func (c *fcomp) tuple(e lang.Expr) tupleFn {
 	}
 }
 
-// shaTuple compiles a call of a SHA-256 builtin with n u32 arguments.
-func (c *fcomp) shaTuple(ce *lang.CallExpr, n int) tupleFn {
-	if len(ce.Args) != n {
-		panic(fmt.Sprintf("BUG: vm: %v: %s with %d arguments", ce.Pos, ce.Name, len(ce.Args)))
-	}
+// shaTuple compiles a call of a SHA-256 builtin (the checker counted its
+// u32 arguments).
+func (c *fcomp) shaTuple(ce *lang.CallExpr) tupleFn {
+	n := len(ce.Args)
 	args := make([]wordFn, n)
 	for i, a := range ce.Args {
 		args[i] = c.word(a)

@@ -7,29 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/stdlib/golden"
 )
 
 // TestCPULevelQueries: a C program linked with sha256 --hw auto reads the
 // level (0-3), the flags (0x100 exactly when /proc/cpuinfo lists sha_ni)
 // and forces them down.
 func TestCPULevelQueries(t *testing.T) {
-	dir := t.TempDir()
-	p, err := golden.Load("sha256")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range []struct{ emit, file string }{{"lib", "libsha256.a"}, {"h", "sha256.h"}} {
-		data, err := Compile(p, backend.Options{HW: "auto", Emit: a.emit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, a.file), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := buildLib(t, "sha256")
 	src := `#include <stdio.h>
 #include "sha256.h"
 int main(void) {

@@ -38,14 +38,15 @@ func exampleWant(t *testing.T) string {
 	return fmt.Sprintf("ct=%x\ntag=%x\n", out[:n], out[n:])
 }
 
-// buildLib writes libgcm.a and gcm.h (--hw auto) into a temporary directory.
-func buildLib(t *testing.T) string {
+// buildLib writes libMOD.a and MOD.h of stdlib module mod (--hw auto)
+// into a temporary directory.
+func buildLib(t *testing.T, mod string) string {
 	dir := t.TempDir()
-	p, err := golden.Load("gcm")
+	p, err := golden.Load(mod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range []struct{ emit, file string }{{"lib", "libgcm.a"}, {"h", "gcm.h"}} {
+	for _, a := range []struct{ emit, file string }{{"lib", "lib" + mod + ".a"}, {"h", mod + ".h"}} {
 		data, err := Compile(p, backend.Options{HW: "auto", Emit: a.emit})
 		if err != nil {
 			t.Fatal(err)
@@ -60,7 +61,7 @@ func buildLib(t *testing.T) string {
 // TestExamples builds and runs the C and the Go (cgo) examples against
 // the static library.
 func TestExamples(t *testing.T) {
-	dir := buildLib(t)
+	dir := buildLib(t, "gcm")
 	want := exampleWant(t)
 
 	bin := filepath.Join(dir, "seal")

@@ -2,7 +2,6 @@ package mos6502
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/lowent/lowentc/ir"
@@ -401,13 +400,23 @@ func (mg *modgen) assemble() string {
 	}
 	out.lines = append(out.lines, mg.code.lines...)
 	helpers(&out, mg)
-	// Variables: every area starts zeroed.
+	mg.variables(&out, nil)
+	return out.String()
+}
+
+// variables writes what both generators' sources end with: the variable
+// areas, each zeroed (the trap state, 8-byte buffers, the absolute value
+// slots, the helpers' work areas, the local arrays), then progend.
+func (mg *modgen) variables(out *asmBuf, buffers []string) {
 	area := func(label string, n int) {
 		out.label(label)
 		out.bytes(make([]byte, max(n, 1)))
 	}
 	area("savesp", 1)
 	area("trapid", 1)
+	for _, b := range buffers {
+		area(b, 8)
+	}
 	area("vb", mg.nabs)
 	area("yt", mg.ytmp)
 	if mg.need["clmul"] {
@@ -428,12 +437,10 @@ func (mg *modgen) assemble() string {
 		area("hda", 1)
 		area("hdb", 1)
 	}
-	sort.SliceStable(mg.locals, func(i, j int) bool { return false })
 	for _, l := range mg.locals {
 		area(l.label, l.n)
 	}
 	out.label("progend")
-	return out.String()
 }
 
 func aesSbox() []byte { return lang.AESSbox[:] }

@@ -344,30 +344,6 @@ func (w *wmod) assembleWide() string {
 	out.lines = append(out.lines, w.code.lines...)
 	wideHelpers(&out, w.modgen)
 	w.interp.emit(&out)
-	area := func(label string, n int) {
-		out.label(label)
-		out.bytes(make([]byte, max(n, 1)))
-	}
-	area("savesp", 1)
-	area("trapid", 1)
-	for _, b := range wBuffers {
-		area(b, 8)
-	}
-	area("vb", w.nabs)
-	area("yt", w.ytmp)
-	if w.need["clmul"] {
-		area("ha", 8)
-		area("hb", 8)
-		area("hp", 16)
-	}
-	if w.need["aes"] {
-		area("as", 16)
-		area("ak", 16)
-		area("at", 16)
-	}
-	for _, l := range w.locals {
-		area(l.label, l.n)
-	}
-	out.label("progend")
+	w.variables(&out, wBuffers)
 	return out.String()
 }
