@@ -2,6 +2,7 @@ package jcvm
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
@@ -69,6 +70,9 @@ func marshal(w int, f *ir.Function, args []lang.Value) ([]jarg, error) {
 		if pi >= len(f.Params) || f.Params[pi].Arr == nil {
 			return nil, fmt.Errorf("BUG: jcvm: parameters of %s do not match its signature", f.Name)
 		}
+		if err := fitsCardArray(f.Params[pi].Arr, sp.Name, len(a.Elems)); err != nil {
+			return nil, err
+		}
 		out = append(out, arrayArg(f.Params[pi].Arr, i, pi, a.Elems, w)...)
 		pi++
 	}
@@ -81,6 +85,50 @@ func marshal(w int, f *ir.Function, args []lang.Value) ([]jarg, error) {
 		out = append(out, arrayArg(p, -1, pi, make([]uint64, p.Len/max(p.Per, 1)), w)...)
 	}
 	return out, nil
+}
+
+// maxArrayLen is the largest Java Card array: its length is a short.
+const maxArrayLen = 32767
+
+// cellsPerElem is how many Java array elements (bytes or shorts) one
+// element of IR array p takes.
+func cellsPerElem(p *ir.Array) int {
+	per := max(p.Per, 1)
+	if p.Elem == ir.U32 {
+		return 2 * per
+	}
+	return per
+}
+
+// maxArgElems is the most elements an argument passed as IR array p can
+// have: the runners place it at offset padFront in a Java array with
+// padBack cells after it, and that array holds at most maxArrayLen.
+func maxArgElems(p *ir.Array) int {
+	return (maxArrayLen - padFront - padBack) / cellsPerElem(p)
+}
+
+// fitsCardArray refuses an argument of n elements that no Java Card array
+// can hold: passing it would cut its length to 16 bits.
+func fitsCardArray(p *ir.Array, name string, n int) error {
+	limit := maxArgElems(p)
+	if n <= limit {
+		return nil
+	}
+	unit := "elements"
+	if p.Elem == ir.U8 || p.Elem == ir.Bool {
+		unit = "bytes"
+	}
+	return fmt.Errorf("jcvm: %s has %s %s; a Java Card array holds at most %s %s, and the runner places an argument at offset %d with %d after it, so this parameter takes at most %s %s",
+		name, commas(n), unit, commas(maxArrayLen), map[bool]string{true: "bytes", false: "shorts"}[unit == "bytes"], padFront, padBack, commas(limit), unit)
+}
+
+// commas prints n with thousands separators.
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // arrayArg is the arguments passing elems as IR array p (source parameter

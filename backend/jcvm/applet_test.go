@@ -215,6 +215,7 @@ func TestAppletAPDU(t *testing.T) {
 				}
 				return nil
 			})
+			sha.bounds(t, r)
 			sha.run(t, classes)
 
 			b2 := &terminal{cls: cls["blake2b"]}
@@ -266,4 +267,46 @@ func (tm *terminal) chained(t *testing.T, name string, size, n int, hash func([]
 		}
 		return nil
 	})
+}
+
+// bounds checks that the sha256 applet hashes a message filling the whole
+// argument area, and answers SW_WRONG_LENGTH (6700) for an array that is
+// not inside the area: a slice one byte too long, a length with the top
+// bit set (negative as a short), an offset past the end, an output that
+// does not fit, instead of hashing a length cut to a short.
+func (tm *terminal) bounds(t *testing.T, r *rand.Rand) {
+	t.Helper()
+	ins, _ := tm.insOf("sha256")
+	area := randBytes(r, argAreaSize)
+	tm.load(0, area)
+	// msg = the whole area, out at its start.
+	tm.send([]byte{0x80, ins, 0, 0, 6, 0, 0, 0x10, 0x00, 0, 0}, ok("sha256 of the whole area"))
+	d := sha256.Sum256(area)
+	tm.read(0, 32, func(got []byte) error {
+		if !bytes.Equal(got, d[:]) {
+			return fmt.Errorf("sha256 of the %d-byte area = %x, want %x", argAreaSize, got, d)
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		what                string
+		msgOff, msgLen, out int
+	}{
+		{"a message one byte past the area", 1, argAreaSize, 0},
+		{"a message of 0x8000 bytes", 0, 0x8000, 0},
+		{"a message of 0xffff bytes", 0, 0xffff, 0},
+		{"a message offset past the area", argAreaSize + 1, 0, 0},
+		{"a negative message offset", 0xffff, 1, 0},
+		{"an output crossing the end", 0, 1, argAreaSize - 31},
+		{"a negative output offset", 0, 1, 0xfffe},
+	} {
+		c := c
+		data := []byte{byte(c.msgOff >> 8), byte(c.msgOff), byte(c.msgLen >> 8), byte(c.msgLen), byte(c.out >> 8), byte(c.out)}
+		tm.send(append([]byte{0x80, ins, 0, 0, 6}, data...), func(a answer) error {
+			if a.sw != "6700" {
+				return fmt.Errorf("sha256 with %s: status %s, want 6700", c.what, a.sw)
+			}
+			return nil
+		})
+	}
 }

@@ -58,7 +58,8 @@ func (p *javaPrinter) applet(pkg string) {
 			p.f("            apdu.setIncomingAndReceive();\n")
 		}
 		var args []string
-		for j, v := range m.Params {
+		for j := 0; j < len(m.Params); j++ {
+			v := m.Params[j]
 			name := "a" + itoa(j)
 			switch v.Kind {
 			case KRef:
@@ -68,6 +69,7 @@ func (p *javaPrinter) applet(pkg string) {
 					continue
 				}
 				args = append(args, "args")
+				p.arrayArg(m, &j, &args)
 			case KInt:
 				p.f("            int %s = (Util.getShort(buf, d) << 16) | (Util.getShort(buf, (short) (d + 2)) & 0xffff);\n            d += 4;\n", name)
 				args = append(args, name)
@@ -99,6 +101,33 @@ func (p *javaPrinter) applet(pkg string) {
 	}
 	p.f("        ISOException.throwIt(ISO7816.SW_INS_NOT_SUPPORTED);\n")
 	p.f("    }\n}\n")
+}
+
+// arrayArg reads the offset (and, for a slice, the length) of the byte
+// array parameter at *j, which follow it in m.Params, and refuses with
+// SW_WRONG_LENGTH (0x6700) an array that is not inside the argument area:
+// the library method would otherwise take a length cut to a short, or a
+// negative one, as the length of the message.
+func (p *javaPrinter) arrayArg(m *Method, j *int, args *[]string) {
+	off := "a" + itoa(*j+1)
+	p.f("            short %s = Util.getShort(buf, d);\n            d += 2;\n", off)
+	*args = append(*args, off)
+	var size string
+	if n := m.Params[*j].Arr.Len; n >= 0 {
+		size = itoa(n)
+	} else {
+		size = "a" + itoa(*j+2)
+		p.f("            short %s = Util.getShort(buf, d);\n            d += 2;\n", size)
+		*args = append(*args, size)
+		*j++
+	}
+	*j++
+	neg := ""
+	if size[0] == 'a' {
+		neg = size + " < 0 || "
+	}
+	p.f("            if (%s < 0 || %s > %d || %s%s > (short) (%d - %s)) {\n", off, off, argAreaSize, neg, size, argAreaSize, off)
+	p.f("                ISOException.throwIt(ISO7816.SW_WRONG_LENGTH);\n            }\n")
 }
 
 func itoa(i int) string {

@@ -63,7 +63,7 @@ type Arr struct {
 	Name  string
 	Elem  ElemKind
 	Wide  bool // each int element is two shorts, high first
-	Len   int  // static arrays: elements allocated
+	Len   int  // static arrays: elements allocated; fixed parameter arrays: their limbs; slices: -1
 	Data  []int32
 	Field int  // index among the class's static fields
 	Ref   *Var // parameter arrays

@@ -149,6 +149,8 @@ func lowerFunc(cls *Class, f *ir.Function, rt map[string]*Method, name, pre stri
 			m.Params = append(m.Params, lv)
 			a.Len = -1
 			a.LenV = lv
+		} else {
+			a.Len = p.Arr.Len
 		}
 		l.arrs[p.Arr] = a
 	}

@@ -9,5 +9,6 @@ public interface ISO7816 {
     byte OFFSET_LC = 4;
     byte OFFSET_CDATA = 5;
     short SW_NO_ERROR = (short) 0x9000;
+    short SW_WRONG_LENGTH = (short) 0x6700;
     short SW_INS_NOT_SUPPORTED = (short) 0x6D00;
 }

@@ -1,0 +1,93 @@
+package jcvm
+
+import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/sha256"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/stdlib/golden"
+)
+
+// elemBytes reads back a byte array argument.
+func elemBytes(v lang.Value) []byte {
+	b := make([]byte, len(v.Elems))
+	for i, e := range v.Elems {
+		b[i] = byte(e)
+	}
+	return b
+}
+
+// TestArgLengthLimit runs sha256 and aes128_ctr in the simulator at both
+// widths on the longest slice a Java Card array can carry (32,762 bytes:
+// 32,767 less the runner's 3 bytes before and 2 after), against Go's
+// crypto, and checks that one byte more, 65,536 and 65,537 bytes are
+// refused with the limit named rather than run on a length cut to 16 bits.
+func TestArgLengthLimit(t *testing.T) {
+	const limit = maxArrayLen - padFront - padBack
+	if limit != 32762 {
+		t.Fatalf("limit %d, want 32762", limit)
+	}
+	r := rand.New(rand.NewSource(golden.Seed(t)))
+	sha, err := golden.Load("sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	aesp, err := golden.Load("aes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, noInt := range []bool{false, true} {
+		rs, err := prepare(sha, backend.Options{NoInt: noInt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, err := prepare(aesp, backend.Options{NoInt: noInt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{limit, limit + 1, 65536, 65537} {
+			msg := randBytes(r, n)
+			args := []lang.Value{golden.Bytes(msg), golden.Bytes(make([]byte, 32))}
+			_, _, err := rs.Run(sha.Export("sha256"), args)
+			refusal := fmt.Sprintf("jcvm: msg has %s bytes; a Java Card array holds at most 32,767 bytes", commas(n))
+			switch {
+			case n <= limit && err != nil:
+				t.Errorf("noInt=%v sha256 of %d bytes: %v", noInt, n, err)
+			case n <= limit:
+				if d := sha256.Sum256(msg); !bytes.Equal(elemBytes(args[1]), d[:]) {
+					t.Errorf("noInt=%v sha256 of %d bytes = %x, want %x", noInt, n, elemBytes(args[1]), d)
+				}
+			case err == nil || !strings.HasPrefix(err.Error(), refusal) || !strings.HasSuffix(err.Error(), "at most 32,762 bytes"):
+				t.Errorf("noInt=%v sha256 of %d bytes: error %v, want %q ... at most 32,762 bytes", noInt, n, err, refusal)
+			}
+
+			key, iv := randBytes(r, 16), randBytes(r, 16)
+			args = []lang.Value{golden.Bytes(key), golden.Bytes(iv), golden.Bytes(msg), golden.Bytes(make([]byte, n))}
+			_, _, err = ra.Run(aesp.Export("aes128_ctr"), args)
+			refusal = fmt.Sprintf("jcvm: src has %s bytes", commas(n))
+			switch {
+			case n <= limit && err != nil:
+				t.Errorf("noInt=%v aes128_ctr of %d bytes: %v", noInt, n, err)
+			case n <= limit:
+				blk, err := aes.NewCipher(key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := make([]byte, n)
+				cipher.NewCTR(blk, iv).XORKeyStream(want, msg)
+				if !bytes.Equal(elemBytes(args[3]), want) {
+					t.Errorf("noInt=%v aes128_ctr of %d bytes: wrong ciphertext", noInt, n)
+				}
+			case err == nil || !strings.HasPrefix(err.Error(), refusal):
+				t.Errorf("noInt=%v aes128_ctr of %d bytes: error %v, want %q...", noInt, n, err, refusal)
+			}
+		}
+	}
+}
