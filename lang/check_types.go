@@ -7,9 +7,42 @@ import (
 // MaxArrayLen is the largest length of a fixed array.
 const MaxArrayLen = 65536
 
+// MaxFlatLen is the most words an array type may hold, all dimensions
+// multiplied: 2^24. Its flat index, and its byte offset even for u64
+// elements (2^27), then fit every target's 32-bit index arithmetic with
+// room to spare, so no index wraps (docs/language.md).
+const MaxFlatLen = 1 << 24
+
 // resolveType turns a written type into a Type, or nil after an error.
-// slices says whether `[]T` is allowed (parameters only).
+// slices says whether `[]T` is allowed (parameters only). An array type
+// holding more than MaxFlatLen words in all is an error at its position.
 func (c *checker) resolveType(te *TypeExpr, slices bool) Type {
+	t := c.resolveTypeExpr(te, slices)
+	if a, ok := t.(*ArrayType); ok {
+		// The product of the lengths, in big integers: up to 65536^depth.
+		n := big.NewInt(1)
+		for t := Type(a); t != nil; t = arrayElem(t) {
+			n.Mul(n, big.NewInt(int64(t.(*ArrayType).Len)))
+		}
+		if n.Cmp(big.NewInt(MaxFlatLen)) > 0 {
+			c.errorf(te.Pos, "array of %s elements is larger than the limit of %d", n, MaxFlatLen)
+			return nil
+		}
+	}
+	return t
+}
+
+// arrayElem is the element type of array type t when that is an array
+// too, else nil.
+func arrayElem(t Type) Type {
+	if e, ok := t.(*ArrayType).Elem.(*ArrayType); ok {
+		return e
+	}
+	return nil
+}
+
+// resolveTypeExpr is resolveType without the size limit.
+func (c *checker) resolveTypeExpr(te *TypeExpr, slices bool) Type {
 	if te == nil {
 		return nil
 	}
@@ -18,7 +51,7 @@ func (c *checker) resolveType(te *TypeExpr, slices bool) Type {
 		c.errorf(te.Pos, "a tuple type is only allowed as the result of a function")
 		return nil
 	case te.Slice:
-		elem := c.resolveType(te.Elem, false)
+		elem := c.resolveTypeExpr(te.Elem, false)
 		if elem == nil {
 			return nil
 		}
@@ -33,7 +66,7 @@ func (c *checker) resolveType(te *TypeExpr, slices bool) Type {
 		return &SliceType{Elem: elem}
 	case te.Len != nil:
 		n, ok := c.arrayLen(te.Len)
-		elem := c.resolveType(te.Elem, false)
+		elem := c.resolveTypeExpr(te.Elem, false)
 		if !ok || elem == nil {
 			return nil
 		}
