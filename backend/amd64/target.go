@@ -45,6 +45,9 @@ func translate(p *lang.Program, opts backend.Options) (*build, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkStack(p); err != nil {
+		return nil, err
+	}
 	m, err := ir.Compile(p, ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
 	if err != nil {
 		return nil, err
@@ -111,4 +114,24 @@ func (b *build) native(dir, kind string) (string, error) {
 		return archive(dir, b.m.Name, obj)
 	}
 	return "", fmt.Errorf("amd64: cannot emit %q (kinds: ll, asm, obj, lib, h, ir)", kind)
+}
+
+// maxStackArrays is the most bytes of local arrays a call of an export may
+// keep on the stack: its own and those of the deepest chain of calls below
+// it (local arrays live in the stack frame). 1 MiB leaves room in a
+// thread's stack (8 MiB by default for glibc's threads and main thread);
+// more would overflow it, a crash rather than an answer.
+const maxStackArrays = 1 << 20
+
+// checkStack refuses a program one of whose exports would need more than
+// maxStackArrays bytes of stack for its arrays, at the largest of them.
+func checkStack(p *lang.Program) error {
+	for _, f := range p.Exports() {
+		c := lang.LocalArrayChain(f, lang.ArrayBytes)
+		if c.Bytes > maxStackArrays {
+			return &lang.Diag{Pos: c.Largest.Sym.Pos, Msg: fmt.Sprintf("amd64: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
+				f.Name, lang.Thousands(c.Bytes), c.Describe(), lang.Thousands(maxStackArrays))}
+		}
+	}
+	return nil
 }
