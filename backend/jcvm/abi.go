@@ -2,7 +2,6 @@ package jcvm
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
@@ -119,16 +118,7 @@ func fitsCardArray(p *ir.Array, name string, n int) error {
 		unit = "bytes"
 	}
 	return fmt.Errorf("jcvm: %s has %s %s; a Java Card array holds at most %s %s, and the runner places an argument at offset %d with %d after it, so this parameter takes at most %s %s",
-		name, commas(n), unit, commas(maxArrayLen), map[bool]string{true: "bytes", false: "shorts"}[unit == "bytes"], padFront, padBack, commas(limit), unit)
-}
-
-// commas prints n with thousands separators.
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+		name, lang.Thousands(int64(n)), unit, lang.Thousands(maxArrayLen), map[bool]string{true: "bytes", false: "shorts"}[unit == "bytes"], padFront, padBack, lang.Thousands(int64(limit)), unit)
 }
 
 // arrayArg is the arguments passing elems as IR array p (source parameter

@@ -56,7 +56,7 @@ func TestArgLengthLimit(t *testing.T) {
 			msg := randBytes(r, n)
 			args := []lang.Value{golden.Bytes(msg), golden.Bytes(make([]byte, 32))}
 			_, _, err := rs.Run(sha.Export("sha256"), args)
-			refusal := fmt.Sprintf("jcvm: msg has %s bytes; a Java Card array holds at most 32,767 bytes", commas(n))
+			refusal := fmt.Sprintf("jcvm: msg has %s bytes; a Java Card array holds at most 32,767 bytes", lang.Thousands(int64(n)))
 			switch {
 			case n <= limit && err != nil:
 				t.Errorf("noInt=%v sha256 of %d bytes: %v", noInt, n, err)
@@ -71,7 +71,7 @@ func TestArgLengthLimit(t *testing.T) {
 			key, iv := randBytes(r, 16), randBytes(r, 16)
 			args = []lang.Value{golden.Bytes(key), golden.Bytes(iv), golden.Bytes(msg), golden.Bytes(make([]byte, n))}
 			_, _, err = ra.Run(aesp.Export("aes128_ctr"), args)
-			refusal = fmt.Sprintf("jcvm: src has %s bytes", commas(n))
+			refusal = fmt.Sprintf("jcvm: src has %s bytes", lang.Thousands(int64(n)))
 			switch {
 			case n <= limit && err != nil:
 				t.Errorf("noInt=%v aes128_ctr of %d bytes: %v", noInt, n, err)

@@ -63,10 +63,16 @@ func irOptions(opts backend.Options) (ir.Options, error) {
 // A method whose bytecode ends up over the limit (spilling grew it past
 // what splitting estimated) makes it try again with smaller pieces.
 func compileClass(p *lang.Program, opts backend.Options) (*Class, *ir.Module, error) {
+	if err := checkArrays(p, opts); err != nil {
+		return nil, nil, err
+	}
 	for budget := splitBudget; ; budget /= 2 {
 		cls, mod, err := compileClassSplit(p, opts, budget)
 		var big *codeSizeError
 		if !errors.As(err, &big) || budget < minSplitBudget {
+			if err == nil {
+				err = checkTransient(cls)
+			}
 			return cls, mod, err
 		}
 	}

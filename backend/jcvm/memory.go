@@ -1,0 +1,133 @@
+package jcvm
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/lang"
+)
+
+// The card's memory. Every Java Card array holds at most maxArrayLen
+// elements. A local array of the program is a static work array the class
+// allocates once in transient RAM (CLEAR_ON_DESELECT), and a card has little
+// of that: the class may take maxTransient bytes for its work arrays, beside
+// the applet's 4 KB argument area.
+
+// maxTransient is the most bytes of transient work arrays a class may
+// allocate: with the applet's argument area, 8 KB of CLEAR_ON_DESELECT RAM,
+// an assumption about a JCOP-class card (docs/jcvm.md). The standard
+// library takes at most 2,032 (gcm, --no-int --storage arrays).
+const maxTransient = 4096
+
+// cellsOf is how many Java array elements one word of type t takes: a byte
+// for u8 and bool, else shorts (u32 two, u64 four), or one int for a u32 in
+// an int[] (intArr).
+func cellsOf(t lang.Type, intArr bool) int64 {
+	switch {
+	case intArr:
+		return 1
+	case t == lang.U32:
+		return 2
+	case t == lang.U64:
+		return 4
+	}
+	return 1
+}
+
+// javaBytes is the bytes of one cell for words of type t.
+func javaBytes(t lang.Type, intArr bool) int64 {
+	switch {
+	case t == lang.U8 || t == lang.Bool:
+		return 1
+	case intArr:
+		return 4
+	}
+	return 2
+}
+
+// checkArrays refuses, at its declaration, an array of p that no Java Card
+// array can hold, and a local array larger than the class's transient
+// RAM. The class as compiled is checked again by checkTransient.
+func checkArrays(p *lang.Program, opts backend.Options) error {
+	intArrs := opts.Storage == "arrays" && width(opts) == 32
+	check := func(pos lang.Pos, what, name string, t lang.Type, local bool) error {
+		a, ok := t.(*lang.ArrayType)
+		if !ok {
+			return nil
+		}
+		leaf := lang.LeafType(a)
+		intArr := local && intArrs && leaf == lang.U32
+		n := int64(lang.FlatLen(a))
+		cells := n * cellsOf(leaf, intArr)
+		kind := map[int64]string{1: "bytes", 2: "shorts", 4: "ints"}[javaBytes(leaf, intArr)]
+		if cells > maxArrayLen {
+			return &lang.Diag{Pos: pos, Msg: fmt.Sprintf("jcvm: %s %s of %s elements takes %s %s; a Java Card array holds at most %s",
+				what, name, lang.Thousands(n), lang.Thousands(cells), kind, lang.Thousands(maxArrayLen))}
+		}
+		if b := cells * javaBytes(leaf, intArr); local && !intArr && b > maxTransient {
+			return &lang.Diag{Pos: pos, Msg: fmt.Sprintf("jcvm: local array %s takes %s bytes of transient RAM; the class's work arrays may take at most %s",
+				name, lang.Thousands(b), lang.Thousands(maxTransient))}
+		}
+		return nil
+	}
+	for _, f := range p.Files {
+		for _, c := range f.Consts {
+			if err := check(c.Pos, "constant", c.Name, c.Type, false); err != nil {
+				return err
+			}
+		}
+		for _, fn := range f.Funcs {
+			for i, r := range fn.ResultTypes {
+				if err := check(fn.Results[i].Pos, "result of", fn.Name, r, false); err != nil {
+					return err
+				}
+			}
+			for _, s := range fn.Locals {
+				if s.Kind != lang.SymLocal && s.Kind != lang.SymParam {
+					continue
+				}
+				what := "parameter"
+				if s.Kind == lang.SymLocal {
+					what = "local array"
+				}
+				if err := check(s.Pos, what, s.Name, s.Type, s.Kind == lang.SymLocal); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkTransient refuses a class whose transient work arrays (local arrays,
+// spill arrays, the carry array) take more than maxTransient bytes, naming
+// the largest.
+func checkTransient(cls *Class) error {
+	type field struct {
+		name  string
+		bytes int
+	}
+	var fs []field
+	total := 0
+	for _, f := range cls.Fields {
+		if f.Data != nil || f.Elem == EInt {
+			continue // persistent: a constant table or an int[]
+		}
+		n := f.Len
+		if f.Wide {
+			n *= 2
+		}
+		if f.Elem == EShort {
+			n *= 2
+		}
+		total += n
+		fs = append(fs, field{f.Name, n})
+	}
+	if total <= maxTransient {
+		return nil
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].bytes > fs[j].bytes })
+	return fmt.Errorf("jcvm: the class's transient work arrays take %s bytes (the largest: %s, %s bytes); the limit is %s",
+		lang.Thousands(int64(total)), fs[0].name, lang.Thousands(int64(fs[0].bytes)), lang.Thousands(maxTransient))
+}
