@@ -109,6 +109,9 @@ func build(p *lang.Program, opts backend.Options, lay layout) (*program, error) 
 	} else if opts.Opt != "" && opts.Opt != "speed" {
 		return nil, fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
 	}
+	if err := checkArrays(p, lay); err != nil {
+		return nil, err
+	}
 	prog, err := search(p, opts, lay, configs(size), limit)
 	if _, tooBig := err.(*fitError); !tooBig {
 		return prog, err
@@ -253,3 +256,21 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 type fitError struct{ msg string }
 
 func (e *fitError) Error() string { return e.msg }
+
+// checkArrays refuses, before any code is generated, a program whose
+// exports need more bytes of local arrays than the memory the program can
+// have at all (from lay.org to codeLimit: code, tables and variables):
+// frames of a caller and its callees never overlap, so the local arrays
+// on one chain of calls all need bytes of their own. Generating the code of
+// such a program first took minutes and gigabytes before failing.
+func checkArrays(p *lang.Program, lay layout) error {
+	limit := codeLimit - lay.org
+	for _, f := range p.Exports() {
+		c := lang.LocalArrayChain(f, lang.ArrayBytes)
+		if c.Bytes > int64(limit) {
+			return &lang.Diag{Pos: c.Largest.Sym.Pos, Msg: fmt.Sprintf("mos6502: a call of %s needs %s bytes of local arrays (%s); the whole program (code, tables, variables) has %s bytes, $%04X-$%04X",
+				f.Name, lang.Thousands(c.Bytes), c.Describe(), lang.Thousands(int64(limit)), lay.org, codeLimit-1)}
+		}
+	}
+	return nil
+}
