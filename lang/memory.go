@@ -180,13 +180,13 @@ func Thousands(n int64) string {
 	return s
 }
 
-// Describe says where the chain's bytes are, for a message: "a in f (the
-// largest, 40,000 bytes) on f -> g".
-func (c ArrayChain) Describe() string {
+// Describe says where the chain's bytes are, for a message: "the largest
+// a of f, 40,000 bytes, on the calls f -> g", with unit for the bytes.
+func (c ArrayChain) Describe(unit string) string {
 	if c.Largest.Func == nil {
 		return "no arrays"
 	}
-	s := fmt.Sprintf("the largest %s of %s, %s bytes", c.Largest.Sym.Name, c.Largest.Func.Name, Thousands(c.Size))
+	s := fmt.Sprintf("the largest %s of %s, %s %s", c.Largest.Sym.Name, c.Largest.Func.Name, Thousands(c.Size), unit)
 	if len(c.Path) > 1 {
 		names := make([]string, len(c.Path))
 		for i, f := range c.Path {

@@ -41,6 +41,9 @@ type fnCode struct {
 	requires []wordFn     // evaluated on the callee's frame after binding
 	resArray []bool       // per result: array (true) or word
 	body     stmtFn
+
+	memChecked bool  // memErr is set (for functions called from outside)
+	memErr     error // a call would need more than maxWords of local arrays
 }
 
 type localArray struct{ slot, size int }
@@ -86,7 +89,28 @@ func contains(p *lang.Program, fn *lang.FuncDecl) bool {
 func (pc *progCode) get(fn *lang.FuncDecl) *fnCode {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
-	return pc.fn(fn)
+	fc := pc.fn(fn)
+	if !fc.memChecked {
+		fc.memErr, fc.memChecked = checkMemory(fn), true
+	}
+	return fc
+}
+
+// maxWords is the most words of local arrays a call may keep at once (its
+// own and those of the deepest chain of calls below it): 2^25 words, 256
+// MiB of the VM's 8-byte words, two arrays of the language's largest size.
+const maxWords = 1 << 25
+
+// checkMemory refuses, at its largest array, a function a call of which
+// would need more than maxWords of local arrays: the VM would run out of
+// memory instead of answering.
+func checkMemory(fn *lang.FuncDecl) error {
+	c := lang.LocalArrayChain(fn, func(t *lang.ArrayType) int64 { return int64(lang.FlatLen(t)) })
+	if c.Bytes <= maxWords {
+		return nil
+	}
+	return &lang.Diag{Pos: c.Largest.Sym.Pos, Msg: fmt.Sprintf("vm: a call of %s needs %s words of local arrays (%s); the VM's limit is %s words (256 MiB)",
+		fn.Name, lang.Thousands(c.Bytes), c.Describe("words"), lang.Thousands(maxWords))}
 }
 
 // fn compiles fn once; pc.mu is held. The fnCode is registered before its

@@ -55,6 +55,9 @@ func Run(p *lang.Program, fn *lang.FuncDecl, args []lang.Value, opt Options) (re
 		return nil, Stats{}, fmt.Errorf("vm: function %s is not part of the program", fn.QualName())
 	}
 	fc := programCode(p).get(fn)
+	if fc.memErr != nil {
+		return nil, Stats{}, fc.memErr
+	}
 	m := newMachine(fc.pc, opt)
 	fr := fc.newFrame(m)
 	if err := bindArgs(fc, fr, args); err != nil {

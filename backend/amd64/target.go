@@ -130,7 +130,7 @@ func checkStack(p *lang.Program) error {
 		c := lang.LocalArrayChain(f, lang.ArrayBytes)
 		if c.Bytes > maxStackArrays {
 			return &lang.Diag{Pos: c.Largest.Sym.Pos, Msg: fmt.Sprintf("amd64: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
-				f.Name, lang.Thousands(c.Bytes), c.Describe(), lang.Thousands(maxStackArrays))}
+				f.Name, lang.Thousands(c.Bytes), c.Describe("bytes"), lang.Thousands(maxStackArrays))}
 		}
 	}
 	return nil

@@ -269,7 +269,7 @@ func checkArrays(p *lang.Program, lay layout) error {
 		c := lang.LocalArrayChain(f, lang.ArrayBytes)
 		if c.Bytes > int64(limit) {
 			return &lang.Diag{Pos: c.Largest.Sym.Pos, Msg: fmt.Sprintf("mos6502: a call of %s needs %s bytes of local arrays (%s); the whole program (code, tables, variables) has %s bytes, $%04X-$%04X",
-				f.Name, lang.Thousands(c.Bytes), c.Describe(), lang.Thousands(int64(limit)), lay.org, codeLimit-1)}
+				f.Name, lang.Thousands(c.Bytes), c.Describe("bytes"), lang.Thousands(int64(limit)), lay.org, codeLimit-1)}
 		}
 	}
 	return nil
