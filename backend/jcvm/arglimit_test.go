@@ -7,10 +7,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/rand"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -88,6 +90,39 @@ func TestArgLengthLimit(t *testing.T) {
 			case err == nil || !strings.HasPrefix(err.Error(), refusal):
 				t.Errorf("noInt=%v aes128_ctr of %d bytes: error %v, want %q...", noInt, n, err, refusal)
 			}
+		}
+	}
+}
+
+// TestArgLengthLimitJVM hashes a message of the longest length the runners
+// pass (32,762 bytes, in a Java array of 32,767) with the generated Java
+// on a JVM at both widths, against Go's crypto/sha256.
+func TestArgLengthLimitJVM(t *testing.T) {
+	r := rand.New(rand.NewSource(golden.Seed(t)))
+	for _, noInt := range []bool{false, true} {
+		classes, cls := jvmBuild(t, noInt)
+		c := cls["sha256"]
+		exp := exportOf(c, "sha256")
+		msg := randBytes(r, maxArrayLen-padFront-padBack)
+		args := []lang.Value{golden.Bytes(msg), golden.Bytes(make([]byte, 32))}
+		jargs, err := marshal(c.W, exp.Fn.(*ir.Function), args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(jargs[0].Bytes); n != maxArrayLen {
+			t.Fatalf("the message's Java array has %d bytes, want %d", n, maxArrayLen)
+		}
+		cmd := exec.Command("java", "-cp", classes, "Driver")
+		cmd.Stdin = strings.NewReader(jvmLine(c, exp, jargs) + "\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("java: %v", err)
+		}
+		if _, err := parseAnswer(c.W, strings.TrimSpace(string(out)), exp, jargs, args); err != nil {
+			t.Fatalf("noInt=%v: %v", noInt, err)
+		}
+		if d := sha256.Sum256(msg); !bytes.Equal(elemBytes(args[1]), d[:]) {
+			t.Errorf("noInt=%v: sha256 of %d bytes on the JVM = %x, want %x", noInt, len(msg), elemBytes(args[1]), d)
 		}
 	}
 }
