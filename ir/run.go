@@ -26,6 +26,10 @@ func Run(m *Module, export string, args []lang.Value) (results []lang.Value, err
 	for _, g := range m.Funcs {
 		g.Renumber()
 	}
+	if n := localLimbs(f, map[*Function]int64{}); n > maxLimbs {
+		return nil, fmt.Errorf("%s: ir: a call of %s needs %s limbs of local arrays; the interpreter's limit is %s limbs (2 GiB)",
+			f.Pos, f.Name, lang.Thousands(n), lang.Thousands(maxLimbs))
+	}
 	it := &interp{m: m, w: m.W}
 	scalars, arrays, err := bindArgs(m, f, args)
 	if err != nil {
@@ -151,4 +155,28 @@ func fromLimbs(limbs []uint64, per, w int, elems []uint64) {
 	for i := range elems {
 		elems[i] = joinLimbs(limbs[i*per:i*per+per], w)
 	}
+}
+
+// maxLimbs is the most limbs of local arrays the interpreter holds for one
+// call (its own and those of the deepest chain of calls below it), 8 bytes
+// each: 2^28, 2 GiB; at W=8 one [256][65536]u64 array is 2^27 limbs.
+const maxLimbs = 1 << 28
+
+// localLimbs is the limbs of f's local arrays plus the most of any callee.
+func localLimbs(f *Function, memo map[*Function]int64) int64 {
+	if n, ok := memo[f]; ok {
+		return n
+	}
+	memo[f] = 0 // no recursion: the verifier forbids it
+	var own, below int64
+	for _, a := range f.Locals {
+		own += int64(a.Len)
+	}
+	walkInstrs(f.Body, func(in *Instr) {
+		if in.Op == OpCall && in.Callee != nil {
+			below = max(below, localLimbs(in.Callee, memo))
+		}
+	})
+	memo[f] = own + below
+	return own + below
 }
