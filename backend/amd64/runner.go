@@ -347,7 +347,11 @@ func readElems(r io.Reader, n int, size uint64) ([]uint64, error) {
 
 // crashed reports a driver that died or broke the protocol, and stops it.
 func (r *Runner) crashed(err error) error {
-	_ = r.stop()
+	if werr := r.stop(); werr != nil {
+		// Killed (a stack overflow is a SIGSEGV) or exited: say so rather
+		// than only what the pipe saw ("EOF").
+		return fmt.Errorf("amd64: the driver died (%v) during the call: %v\n%s", werr, err, r.errb.String())
+	}
 	return fmt.Errorf("amd64: the driver failed: %v\n%s", err, r.errb.String())
 }
 
