@@ -108,6 +108,9 @@ func tableLoads(listing string) []string {
 			state = map[string]int{}
 			continue
 		}
+		if strings.HasPrefix(in.mn, "nop") { // padding: its operand is never read
+			continue
+		}
 		constRel := in.reloc != "" && isConst(in.reloc)
 		// The memory operand, if any: its base and index registers.
 		var mb, mi string
@@ -132,7 +135,7 @@ func tableLoads(listing string) []string {
 				memState = base
 			}
 		}
-		if in.mn == "lea" || strings.HasPrefix(in.mn, "lea") {
+		if strings.HasPrefix(in.mn, "lea") {
 			if d := gpr64[in.ops[len(in.ops)-1]]; d != "" {
 				state[d] = memState
 			}
@@ -154,6 +157,8 @@ func tableLoads(listing string) []string {
 			src = gpr64[in.ops[0]]
 		}
 		switch {
+		case strings.HasPrefix(in.mn, "mov") && constRel && strings.HasPrefix(in.ops[0], "$"):
+			state[d] = base // an absolute table address (non-PIC code)
 		case strings.HasPrefix(in.mn, "mov") && src != "" && (in.mn == "movq" || in.mn == "mov"):
 			state[d] = state[src]
 		case (strings.HasPrefix(in.mn, "add") || strings.HasPrefix(in.mn, "sub") ||
@@ -169,8 +174,9 @@ func tableLoads(listing string) []string {
 }
 
 // TestTableLoadsDetector: the detector finds the forms a table lookup
-// takes (a lea'd base plus an index, an absolute table with an index, a
-// base moved or advanced by data) and passes constant loads.
+// takes (a lea'd or mov'd table address plus an index, an absolute table
+// with an index, a base moved or advanced by data) and passes constant
+// loads, loads at a fixed offset from a table base, and padding.
 func TestTableLoadsDetector(t *testing.T) {
 	listing := `
 SYMBOL TABLE:
@@ -198,9 +204,13 @@ SYMBOL TABLE:
 		000000000000006e:  R_X86_64_PC32	.rodata.cst16-0x4
       72:      	movl	%eax, %r9d
       75:      	movb	(%r9,%rcx), %al
+      78:      	movl	$0x0, %esi
+		0000000000000079:  R_X86_64_32	.rodata
+      7d:      	movzbl	(%rsi,%rdi), %eax
+      81:      	nopw	%cs:(%rax,%rax)
 `
 	got := tableLoads(listing)
-	want := []string{"37:", "54:", "68:"}
+	want := []string{"37:", "54:", "68:", "7d:"}
 	if len(got) != len(want) {
 		t.Fatalf("found %d table loads, want %d: %q", len(got), len(want), got)
 	}
