@@ -14,8 +14,8 @@ import (
 )
 
 // disassemble compiles stdlib module mod with --hw hw into an object and
-// returns llvm-objdump's listing of it.
-func disassemble(t *testing.T, mod, hw string) string {
+// returns llvm-objdump's listing of it (-d, and any further flags).
+func disassemble(t *testing.T, mod, hw string, flags ...string) string {
 	t.Helper()
 	p, err := golden.Load(mod)
 	if err != nil {
@@ -29,7 +29,8 @@ func disassemble(t *testing.T, mod, hw string) string {
 	if err := os.WriteFile(path, obj, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("llvm-objdump", "-d", "--no-show-raw-insn", path).CombinedOutput()
+	args := append([]string{"-d", "--no-show-raw-insn"}, flags...)
+	out, err := exec.Command("llvm-objdump", append(args, path)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("llvm-objdump (LLVM 14 is required): %v\n%s", err, out)
 	}

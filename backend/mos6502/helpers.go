@@ -49,10 +49,16 @@ func divuHelper(out *asmBuf) {
 	out.op("rts")
 }
 
-// clmulHelper: hp (16 bytes) = ha * hb carry-less, by shift and XOR from
-// hb's top bit down; hb is consumed.
+// clmulHelper: hp (16 bytes) = ha * hb carry-less; hb is consumed. It
+// takes the same time whatever the operands: no branch depends on their
+// bits. For bit r of byte q of hb, hp[q..q+8] ^= (ha << r) & mask with
+// mask = 0 - bit (the bit is shifted out of hb into the carry; `lda #0,
+// sbc #0` makes $ff of a clear carry, `eor #$ff` flips it). hs holds ha
+// << r in 9 bytes, shifted once per r, so the 16-byte product is never
+// shifted. The loop over r is rolled; the eight bytes of hb are unrolled
+// (absolute addresses, no index register to count).
 func clmulHelper(out *asmBuf) {
-	out.comment("clmul: hp = ha x hb, carry-less")
+	out.comment("clmul: hp = ha x hb, carry-less, branch-free")
 	out.label("clmul")
 	out.op("lda #$00")
 	out.op("ldx #$0f")
@@ -60,26 +66,36 @@ func clmulHelper(out *asmBuf) {
 	out.op("sta hp,x")
 	out.op("dex")
 	out.op("bpl clm1")
-	out.op("ldy #$40")
+	out.op("ldx #$07")
 	out.label("clm2")
-	out.op("asl hp")
-	for i := 1; i < 16; i++ {
-		out.op("rol hp+%d", i)
-	}
-	out.op("asl hb")
-	for i := 1; i < 8; i++ {
-		out.op("rol hb+%d", i)
-	}
-	out.op("bcc clm3")
-	for i := 0; i < 8; i++ {
-		out.op("lda hp+%d", i)
-		out.op("eor ha+%d", i)
-		out.op("sta hp+%d", i)
-	}
+	out.op("lda ha,x")
+	out.op("sta hs,x")
+	out.op("dex")
+	out.op("bpl clm2")
+	out.op("lda #$00")
+	out.op("sta hs+8")
+	out.op("ldy #$08")
 	out.label("clm3")
+	for q := 0; q < 8; q++ {
+		out.op("lsr hb+%d", q)
+		out.op("lda #$00")
+		out.op("sbc #$00")
+		out.op("eor #$ff")
+		out.op("sta $%02x", zpT)
+		for i := 0; i < 9; i++ {
+			out.op("lda hs+%d", i)
+			out.op("and $%02x", zpT)
+			out.op("eor hp+%d", q+i)
+			out.op("sta hp+%d", q+i)
+		}
+	}
+	out.op("asl hs")
+	for i := 1; i < 9; i++ {
+		out.op("rol hs+%d", i)
+	}
 	out.op("dey")
 	out.op("beq clm4")
-	out.op("jmp clm2")
+	out.op("jmp clm3")
 	out.label("clm4")
 	out.op("rts")
 }

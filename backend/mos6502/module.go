@@ -423,6 +423,7 @@ func (mg *modgen) variables(out *asmBuf, buffers []string) {
 		area("ha", 8)
 		area("hb", 8)
 		area("hp", 16)
+		area("hs", 9)
 	}
 	if mg.need["aes"] {
 		area("as", 16)

@@ -11,40 +11,56 @@ func wideHelpers(out *asmBuf, mg *modgen) {
 	helpers(out, mg)
 	mg.need = need
 	if need["clmul"] {
-		// As clmulHelper, the shifts as loops; the bit counter is the
-		// interpreter's wc2, free while a helper runs.
-		out.comment("clmul: hp = ha x hb, carry-less")
+		// As clmulHelper, rolled: X indexes hb's bytes (q) and then hp
+		// (q+i), Y the 9 bytes of hs (i); the count of r is the
+		// interpreter's wc2, free while a helper runs. After the inner
+		// loop X = q+9, so X-8 is the next q.
+		out.comment("clmul: hp = ha x hb, carry-less, branch-free")
 		emitBody(out, `
 clmul    lda #$00
          ldx #$0f
 clm1     sta hp,x
          dex
          bpl clm1
-         lda #$40
-         sta $11
-clm2     ldx #$00
-         ldy #$10
-         clc
-clm3     rol hp,x
-         inx
-         dey
-         bne clm3
-         ldx #$00
-         ldy #$08
-         clc
-clm4     rol hb,x
-         inx
-         dey
-         bne clm4
-         bcc clm6
          ldx #$07
-clm5     lda hp,x
-         eor ha,x
-         sta hp,x
+clm2     lda ha,x
+         sta hs,x
          dex
-         bpl clm5
-clm6     dec $11
-         bne clm2
+         bpl clm2
+         lda #$00
+         sta hs+8
+         lda #$08
+         sta $11
+clm3     ldx #$00
+clm4     lsr hb,x
+         lda #$00
+         sbc #$00
+         eor #$ff
+         sta $02
+         ldy #$00
+clm5     lda hs,y
+         and $02
+         eor hp,x
+         sta hp,x
+         inx
+         iny
+         cpy #$09
+         bne clm5
+         txa
+         sec
+         sbc #$08
+         tax
+         cpx #$08
+         bne clm4
+         ldx #$00
+         ldy #$09
+         clc
+clm6     rol hs,x
+         inx
+         dey
+         bne clm6
+         dec $11
+         bne clm3
          rts`)
 	}
 	if !need["aes"] {
