@@ -70,6 +70,10 @@ type Target struct {
 	Compile func(p *lang.Program, opts Options) ([]byte, error)
 	// Prepare compiles p and returns a runner for its exports.
 	Prepare func(p *lang.Program, opts Options) (Runner, error)
+	// Validate checks the values of the options this target reads (--hw,
+	// --card, ...) before anything is compiled, so that the command line
+	// can answer a bad value as a usage error. Nil: nothing to check.
+	Validate func(opts Options) error
 }
 
 var targets = map[string]*Target{}

@@ -21,31 +21,13 @@ import (
 // be left out when a `requires len(it) == len(other)` sizes it from another
 // argument; otherwise every parameter must be given.
 func ParseArgs(fn *lang.FuncDecl, words []string) ([]lang.Value, error) {
-	given := map[string]string{}
-	for _, w := range words {
-		name, val, ok := strings.Cut(w, "=")
-		if !ok || name == "" {
-			return nil, fmt.Errorf("argument %q is not NAME=VALUE", w)
-		}
-		if paramIndex(fn, name) < 0 {
-			return nil, fmt.Errorf("%s has no parameter %q (parameters: %s)", fn.Name, name, paramList(fn))
-		}
-		if _, dup := given[name]; dup {
-			return nil, fmt.Errorf("argument %s given twice", name)
-		}
-		given[name] = val
+	given, err := ParseNamed(fn, words)
+	if err != nil {
+		return nil, err
 	}
 	vals := make([]lang.Value, len(fn.Params))
 	set := make([]bool, len(fn.Params))
-	for i, p := range fn.Params {
-		text, ok := given[p.Name]
-		if !ok {
-			continue
-		}
-		v, err := parseValue(p.Type, text)
-		if err != nil {
-			return nil, fmt.Errorf("argument %s: %v", p.Name, err)
-		}
+	for i, v := range given {
 		vals[i], set[i] = v, true
 	}
 	for i, p := range fn.Params {
@@ -71,6 +53,36 @@ func ParseArgs(fn *lang.FuncDecl, words []string) ([]lang.Value, error) {
 	}
 	return vals, nil
 }
+
+// ParseNamed reads `NAME=VALUE` words (the syntax of ParseArgs) into the
+// values of the parameters they name, by parameter index; parameters not
+// named are absent from the map.
+func ParseNamed(fn *lang.FuncDecl, words []string) (map[int]lang.Value, error) {
+	given := map[int]lang.Value{}
+	for _, w := range words {
+		name, text, ok := strings.Cut(w, "=")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("argument %q is not NAME=VALUE", w)
+		}
+		i := paramIndex(fn, name)
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no parameter %q (parameters: %s)", fn.Name, name, paramList(fn))
+		}
+		if _, dup := given[i]; dup {
+			return nil, fmt.Errorf("argument %s given twice", name)
+		}
+		v, err := parseValue(fn.Params[i].Type, text)
+		if err != nil {
+			return nil, fmt.Errorf("argument %s: %v", name, err)
+		}
+		given[i] = v
+	}
+	return given, nil
+}
+
+// MaxZeroElems bounds N in a `zero:N` argument (16 Mi elements), so that a
+// mistyped count is an error rather than an exhausted memory.
+const MaxZeroElems = 1 << 24
 
 // SizedBy returns the index of the parameter whose length a `requires
 // len(P) == len(Q)` ties parameter i to, or -1.
@@ -167,9 +179,12 @@ func parseValue(t lang.Type, text string) (lang.Value, error) {
 
 func parseElems(w *lang.WordType, text string) ([]uint64, error) {
 	if n, ok := strings.CutPrefix(text, "zero:"); ok {
-		k, err := strconv.ParseUint(n, 10, 31)
+		k, err := strconv.ParseUint(n, 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("zero:%s: not an element count", n)
+		}
+		if k > MaxZeroElems {
+			return nil, fmt.Errorf("zero:%s: more than %d elements (the limit of zero:N)", n, MaxZeroElems)
 		}
 		return make([]uint64, k), nil
 	}

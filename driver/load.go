@@ -5,6 +5,8 @@ package driver
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,8 +17,9 @@ import (
 	"github.com/lowent/lowentc/stdlib"
 )
 
-// MaxSourceSize bounds one source file, so that a stray binary is refused
-// quickly rather than parsed.
+// MaxSourceSize bounds one source file (4 MiB), so that a stray binary or
+// an endless device is refused quickly rather than parsed. The parser has
+// its own bound on the number of tokens (parser.MaxTokens).
 const MaxSourceSize = 4 << 20
 
 // Load parses and checks the file at path and the modules it imports. A
@@ -25,6 +28,10 @@ const MaxSourceSize = 4 << 20
 func Load(path string) (*lang.Program, lang.Diags) {
 	src, err := readSource(path)
 	if err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			return nil, lang.Diags{lang.Errorf(lang.Pos{File: path}, "%s", fe.Msg)}
+		}
 		return nil, lang.Diags{lang.Errorf(lang.Pos{File: path}, "%v", err)}
 	}
 	return LoadSource(path, src)
@@ -114,7 +121,7 @@ func (l *loader) find(name, dir string) (string, []byte, error) {
 	for _, p := range []string{filepath.Join(dir, name+".lw"), filepath.Join(dir, name, name+".lw")} {
 		if src, err := readSource(p); err == nil {
 			return p, src, nil
-		} else if !os.IsNotExist(err) {
+		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", nil, err
 		}
 	}
@@ -133,22 +140,46 @@ func validModuleName(s string) bool {
 	return !strings.ContainsAny(s, "/\\.")
 }
 
+// readSource reads a source file, refusing a directory and anything longer
+// than MaxSourceSize. It reads through a limit, so that a device or a pipe
+// that never ends (/dev/zero) is refused at the limit too. The error names
+// the file: "PATH: reason".
 func readSource(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+	f, err := os.Open(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, pe.Err // the position already names the file
-		}
-		return nil, err
+		return nil, fileError(path, err)
 	}
-	if st.IsDir() {
-		return nil, errorf("%s is a directory, not a .lw file", path)
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, &FileError{Path: path, Msg: "is a directory, not a .lw file"}
 	}
-	if st.Size() > MaxSourceSize {
-		return nil, errorf("%s is larger than %d bytes; not a Lowent source", path, MaxSourceSize)
+	src, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1))
+	if err != nil {
+		return nil, fileError(path, err)
 	}
-	return os.ReadFile(path)
+	if len(src) > MaxSourceSize {
+		return nil, &FileError{Path: path, Msg: fmt.Sprintf("larger than %d bytes (the limit of a source file)", MaxSourceSize)}
+	}
+	return src, nil
+}
+
+// FileError is a problem with a file as a whole (missing, unreadable, a
+// directory, too large): it has no line to point at.
+type FileError struct {
+	Path string
+	Msg  string
+	Err  error // the underlying error, if any (fs.ErrNotExist, ...)
+}
+
+func (e *FileError) Error() string { return e.Path + ": " + e.Msg }
+func (e *FileError) Unwrap() error { return e.Err }
+
+func fileError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &FileError{Path: path, Msg: pe.Err.Error(), Err: pe.Err}
+	}
+	return &FileError{Path: path, Msg: err.Error(), Err: err}
 }
 
 // ReadSourceText returns the text of a file named in a position: a file on

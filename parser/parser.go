@@ -6,6 +6,8 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/participle/v2"
@@ -31,15 +33,18 @@ var lowentLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Op", Pattern: `<<<=|>>>=|<<=|>>=|<<<|>>>|->|\.\.|&&|\|\||==|!=|<=|>=|<<|>>|\+=|-=|\*=|/=|%=|&=|\|=|\^=|[-+*/%&|^~!<>=(){}\[\],:.]`},
 })
 
-var fileParser = participle.MustBuild[gFile](
+var parserOptions = []participle.Option{
 	participle.Lexer(lowentLexer),
 	participle.Elide("Comment", "Whitespace"),
 	participle.UseLookahead(2),
-)
+}
 
-// MaxNesting bounds the bracket depth of a source file, so that no input can
-// exhaust the parser's stack.
-const MaxNesting = 256
+var (
+	fileParser = participle.MustBuild[gFile](parserOptions...)
+	// deepParser re-reads a file that failed with unbounded lookahead
+	// (deeperError); the bracket and expression limits bound its recursion.
+	deepParser = participle.MustBuild[gFile](append(parserOptions, participle.UseLookahead(1<<20))...)
+)
 
 // ParseFile parses one Lowent source file. name is used in positions. It
 // never panics: every problem is a diagnostic with a position.
@@ -51,12 +56,12 @@ func ParseFile(name string, src []byte) (f *lang.File, diags lang.Diags) {
 				"internal error while parsing (please report): %v", r)}
 		}
 	}()
-	if d := checkText(name, src); d != nil {
+	if d := scan(name, src); d != nil {
 		return nil, lang.Diags{d}
 	}
 	g, err := fileParser.ParseBytes(name, src)
 	if err != nil {
-		return nil, lang.Diags{syntaxError(name, err)}
+		return nil, lang.Diags{syntaxError(name, deeperError(name, src, err))}
 	}
 	c := &converter{name: name}
 	f = c.file(g)
@@ -67,81 +72,184 @@ func ParseFile(name string, src []byte) (f *lang.File, diags lang.Diags) {
 	return f, nil
 }
 
-// checkText rejects what the grammar cannot report well: text that is not
-// UTF-8-clean ASCII-compatible source, and bracket nesting deep enough to
-// exhaust the recursive-descent parser.
-func checkText(name string, src []byte) *lang.Diag {
-	line, col, depth := 1, 1, 0
-	inComment, inString := false, false
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		pos := lang.Pos{File: name, Line: line, Col: col}
-		switch {
-		case c == '\n':
-			line, col = line+1, 0
-			inComment, inString = false, false
-		case inComment:
-		case inString:
-			if c == '\\' && i+1 < len(src) && src[i+1] != '\n' {
-				i++
-				col++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			inComment = true
-		case c == '"':
-			inString = true
-		case c == '(' || c == '[' || c == '{':
-			depth++
-			if depth > MaxNesting {
-				return lang.Errorf(pos, "brackets nested more than %d deep", MaxNesting)
-			}
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		}
-		if c == 0 || (c >= 0x80 && !inComment && !inString) {
-			return lang.Errorf(pos, "unexpected byte 0x%02x: Lowent source is ASCII outside comments and strings", c)
-		}
-		col++
-	}
-	return nil
-}
-
-// syntaxError turns participle's error into a positioned diagnostic with a
-// message in the project's words.
+// syntaxError turns participle's error into a positioned diagnostic in the
+// language's words: what was found, and what could have come there instead
+// (never the grammar's internal rule names).
 func syntaxError(name string, err error) *lang.Diag {
+	at := lang.Pos{File: name, Line: 1, Col: 1}
 	var perr participle.Error
-	if errors.As(err, &perr) {
-		p := perr.Position()
-		if p.Filename == "" {
-			p.Filename = name
-		}
-		msg := perr.Message()
-		msg = strings.ReplaceAll(msg, "unexpected token", "unexpected")
-		msg = shortenExpected(msg)
-		return &lang.Diag{Pos: lang.Pos{File: p.Filename, Line: max(p.Line, 1), Col: max(p.Column, 1)}, Msg: "syntax error: " + msg}
+	if !errors.As(err, &perr) {
+		return &lang.Diag{Pos: at, Msg: "syntax error"}
 	}
-	return lang.Errorf(lang.Pos{File: name, Line: 1, Col: 1}, "syntax error: %v", err)
+	if p := perr.Position(); p.Line > 0 {
+		at = lang.Pos{File: name, Line: p.Line, Col: max(p.Column, 1)}
+	}
+	msg := "syntax error"
+	var uerr *participle.UnexpectedTokenError
+	if errors.As(err, &uerr) {
+		msg += ": unexpected " + describeToken(uerr.Unexpected)
+		_, exp, ok := strings.Cut(uerr.Message(), " (expected ")
+		if ok {
+			if want := describeExpected(strings.TrimSuffix(exp, ")")); want != "" {
+				msg += "; expected " + want
+			}
+		}
+	}
+	return &lang.Diag{Pos: at, Msg: msg}
 }
 
-// shortenExpected keeps only the first token of a long "(expected ...)"
-// clause: participle spells out the rest of the production with internal
-// names that mean nothing to a user.
-func shortenExpected(msg string) string {
-	i := strings.Index(msg, "(expected ")
-	if i < 0 || len(msg)-i < 40 {
-		return msg
+// deeperError parses a file that failed again, trying every alternative
+// as far as it goes. The fast parse gives up on a repeated item or
+// statement at its first token when it fails further on (and then says what
+// could have come instead of the whole statement); this one reports the
+// token where the input really stopped making sense.
+func deeperError(name string, src []byte, err error) error {
+	if _, derr := deepParser.ParseBytes(name, src); derr != nil {
+		return derr
 	}
-	rest := msg[i+len("(expected "):]
-	if j := strings.IndexByte(rest, ' '); j > 0 {
-		rest = rest[:j]
+	return err
+}
+
+// describeToken names a token as the user wrote it.
+func describeToken(t lexer.Token) string {
+	switch {
+	case t.EOF():
+		return "end of file"
+	case strings.HasPrefix(t.Value, `"`):
+		return "string " + t.Value
 	}
-	rest = strings.TrimSuffix(rest, ")")
-	if rest == "<ident>" {
-		rest = "a name"
+	return strconv.Quote(t.Value)
+}
+
+// ruleWords says what each grammar rule is, in the language's words.
+var ruleWords = map[string]string{
+	"GFile": "module", "GItem": `"fn", "const" or "import"`, "GImport": `"import"`, "GConst": `"const"`,
+	"GType": "a type", "GArrayType": "an array type", "GFunc": `"fn"`, "GEffects": `"effects"`,
+	"GParam": "a parameter", "GBlock": "a block { ... }", "GStmt": "a statement", "GLet": `"let" or "var"`,
+	"GIf": `"if"`, "GFor": `"for"`, "GReturn": `"return"`, "GAbsorb": `"absorb"`, "GSimple": "a statement",
+	"GArgs": `"("`, "GIndex": `"["`, "GArray": "an array literal", "GName": "a name",
+}
+
+// describeExpected reads participle's description of what could come next
+// (a sequence of rule names, literals and groups) and says what its first
+// element can be.
+func describeExpected(exp string) string {
+	words := firstWords(splitElems(exp))
+	if len(words) == 1 && words[0] == `"}"` {
+		return `a statement or "}"`
 	}
-	return msg[:i] + "(expected " + rest + ")"
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// firstWords describes the possible first tokens of a sequence of grammar
+// elements.
+func firstWords(elems []string) []string {
+	if len(elems) == 0 {
+		return nil
+	}
+	e := elems[0]
+	var out []string
+	add := func(ws ...string) {
+		for _, w := range ws {
+			if w != "" && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	switch {
+	case strings.HasPrefix(e, "("):
+		inner := strings.TrimRight(e, "?*+")
+		optional := strings.HasSuffix(e, "?") || strings.HasSuffix(e, "*")
+		inner = strings.TrimSuffix(strings.TrimPrefix(inner, "("), ")")
+		for _, alt := range splitAlternatives(inner) {
+			add(firstWords(splitElems(alt))...)
+		}
+		if optional {
+			add(firstWords(elems[1:])...)
+		}
+	case strings.HasPrefix(e, `"`):
+		add(strings.TrimRight(e, "?*+"))
+	case strings.HasPrefix(e, "<ident>"):
+		add("a name")
+	case strings.HasPrefix(e, "<int>"):
+		add("a number")
+	case strings.HasPrefix(e, "<string>"):
+		add("a string")
+	default:
+		rule := strings.TrimRight(e, "?*+")
+		if w, ok := ruleWords[rule]; ok {
+			add(w)
+		} else if strings.HasPrefix(rule, "G") {
+			add("an expression") // the precedence levels: GExpr, GAnd, ... GPrimary
+		}
+		if strings.HasSuffix(e, "?") || strings.HasSuffix(e, "*") {
+			add(firstWords(elems[1:])...)
+		}
+	}
+	return out
+}
+
+// splitElems splits a grammar sequence at its top-level spaces.
+func splitElems(s string) []string {
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"':
+			quoted = true
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ' ' && depth == 0:
+			if i > start {
+				out = append(out, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// splitAlternatives splits a group's body at its top-level '|'.
+func splitAlternatives(s string) []string {
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"':
+			quoted = true
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
 }
 
 func pos(p lexer.Position) lang.Pos {

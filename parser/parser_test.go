@@ -165,9 +165,9 @@ fn n() effects none { }`)
 
 func TestErrors(t *testing.T) {
 	cases := map[string]string{
-		"module m\nfn f() { x = 1 +* 2 }":                 "t.lw:2:16: syntax error",
+		"module m\nfn f() { x = 1 +* 2 }":                 `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,
 		"module m\nconst X: u8 = 0x1_0000_0000_0000_0000": "t.lw:2:15: integer literal 0x1_0000_0000_0000_0000 does not fit in 64 bits",
-		"module m\nfn if() {}":                            `t.lw:2:4: syntax error: unexpected "if" (expected a name)`,
+		"module m\nfn if() {}":                            "t.lw:2:4: if is a keyword, not a name",
 		"module m\nfn f() { let x: u8 }":                  "t.lw:2:10: let x needs a value",
 		"module m\nfn f() { var x }":                      "t.lw:2:10: var x needs a type or a value",
 		"module m\nfn f() { for a, b in 0..3 {} }":        "t.lw:2:10: a range loop binds one name, not 2",

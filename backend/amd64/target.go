@@ -28,6 +28,10 @@ func init() {
 		Prepare: func(p *lang.Program, opts backend.Options) (backend.Runner, error) {
 			return Prepare(p, opts)
 		},
+		Validate: func(opts backend.Options) error {
+			_, err := parseHW(opts.HW)
+			return err
+		},
 	})
 }
 

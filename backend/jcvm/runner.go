@@ -23,6 +23,13 @@ func init() {
 		Emits:   []string{"java", "jca"},
 		Compile: compileArtifact,
 		Prepare: prepare,
+		Validate: func(opts backend.Options) error {
+			if _, err := cardOf(opts.Card); err != nil {
+				return err
+			}
+			_, err := irOptions(opts)
+			return err
+		},
 	})
 }
 

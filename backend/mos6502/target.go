@@ -27,6 +27,12 @@ func init() {
 			}
 			return &Runner{prog: prog}, nil
 		},
+		Validate: func(opts backend.Options) error {
+			if opts.Opt != "" && opts.Opt != "speed" && opts.Opt != "size" {
+				return fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
+			}
+			return nil
+		},
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
@@ -13,20 +14,34 @@ import (
 // blockCounts are the numbers of blocks --block times, for the least-squares line.
 var blockCounts = []int{1, 2, 4, 8, 16, 32}
 
+// Bounds of --size and --block: the data is held as one word per byte, so
+// 16 MiB of data is 128 MiB of memory; --block's largest run is 32 blocks.
+const (
+	maxBenchSize  = 16 << 20
+	maxBenchBlock = maxBenchSize / 32
+)
+
 // cmdBench measures one export: throughput over --size bytes, or the cost per
-// block fitted over 1..32 blocks of --block bytes.
+// block fitted over 1..32 blocks of --block bytes. NAME=VALUE arguments fix
+// inputs that would otherwise be generated.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(targetFlags, "--size", "--block", "--data")...)
+	o, err := parseFlags(args, append(targetFlags, "--size", "--block", "--data", "--stats")...)
 	if err != nil {
 		return usageError(stderr, "bench: %v", err)
 	}
-	if len(o.args) != 2 {
-		return usageError(stderr, "bench needs FILE.lw ENTRY")
+	if len(o.args) < 2 {
+		return usageError(stderr, "bench needs FILE.lw ENTRY [NAME=VALUE ...]")
 	}
-	if o.size > 0 && o.block > 0 {
+	if o.given["--size"] && o.given["--block"] {
 		return usageError(stderr, "bench takes --size or --block, not both")
 	}
-	if o.size == 0 && o.block == 0 {
+	if o.given["--size"] && (o.size < 1 || o.size > maxBenchSize) {
+		return usageError(stderr, "bench: --size must be from 1 to %d bytes, not %d", maxBenchSize, o.size)
+	}
+	if o.given["--block"] && (o.block < 1 || o.block > maxBenchBlock) {
+		return usageError(stderr, "bench: --block must be from 1 to %d bytes, not %d", maxBenchBlock, o.block)
+	}
+	if !o.given["--block"] && !o.given["--size"] {
 		o.size = 16384
 	}
 	if code := validateTarget(o, stderr); code != exitOK {
@@ -41,25 +56,48 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "bench %s: %v", fn.Name, err)
 	}
-	if o.size > 0 {
-		cost, err := measureBytes(runner, fn, data, o.size)
-		if err != nil {
-			return failf(stderr, "%v", err)
-		}
-		fmt.Fprintf(stdout, "target=%s entry=%s bytes=%d cost=%.6g %s\n", o.target, fn.Name, o.size, cost.Value, cost.Unit)
-		fmt.Fprintf(stdout, "mb_per_s=%.6g\n", float64(o.size)/cost.Seconds/1e6)
-		return exitOK
+	given, err := driver.ParseNamed(fn, o.args[2:])
+	if err != nil {
+		return usageError(stderr, "bench %s: %v", fn.Name, err)
 	}
+	if v, ok := given[data]; ok {
+		// The data itself is given: it is measured as it is.
+		if o.given["--size"] || o.given["--block"] {
+			return usageError(stderr, "bench %s: %s is given, so its length is the size: drop --size and --block", fn.Name, fn.Params[data].Name)
+		}
+		o.size = len(v.Elems) * driver.ElemWord(fn.Params[data].Type).Bits / 8
+	}
+	b := &benchCall{r: runner, fn: fn, data: data, given: given}
+	if o.given["--block"] {
+		return benchBlocks(b, o, stdout, stderr)
+	}
+	cost, err := b.measure(o.size)
+	if err != nil {
+		return failf(stderr, "%v", err)
+	}
+	fmt.Fprintf(stdout, "target=%s entry=%s bytes=%d cost=%.6g %s\n", o.target, fn.Name, o.size, cost.Value, cost.Unit)
+	fmt.Fprintf(stdout, "mb_per_s=%.6g\n", float64(o.size)/cost.Seconds/1e6)
+	if o.stats {
+		fmt.Fprint(stderr, b.stats.String())
+	}
+	return exitOK
+}
+
+// benchBlocks times 1..32 blocks of --block bytes and fits a line.
+func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
 	var xs, ys []float64
 	unit := ""
 	for _, k := range blockCounts {
-		cost, err := measureBytes(runner, fn, data, k*o.block)
+		cost, err := b.measure(k * o.block)
 		if err != nil {
 			return failf(stderr, "%v", err)
 		}
 		unit = cost.Unit
 		fmt.Fprintf(stdout, "blocks=%d bytes=%d cost=%.6g %s\n", k, k*o.block, cost.Value, cost.Unit)
 		xs, ys = append(xs, float64(k)), append(ys, cost.Value)
+		if o.stats {
+			fmt.Fprint(stderr, b.stats.String())
+		}
 	}
 	slope, intercept := backend.FitLine(xs, ys)
 	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s\n", slope, unit, intercept, unit)
@@ -87,27 +125,41 @@ func dataParam(fn *lang.FuncDecl, name string) (int, error) {
 	return last, nil
 }
 
-// measureBytes builds arguments with n bytes in parameter data and measures one call.
-// Other inputs: variable-length ones empty, fixed arrays filled with fixed
-// pseudo-random bytes, words zero. Variable-length outputs are sized to
-// match: by a `requires len(out) == len(x)`, else the data's size, else the
-// first of 64, 32, 16, 1 elements that the function's requires accept.
-func measureBytes(r backend.Runner, fn *lang.FuncDecl, data, n int) (backend.Cost, error) {
+// benchCall is one export being measured: its runner, the index of the
+// parameter that gets the data, and the values given on the command line.
+type benchCall struct {
+	r     backend.Runner
+	fn    *lang.FuncDecl
+	data  int
+	given map[int]lang.Value
+	stats backend.Stats // of the last checking call
+}
+
+// measure builds arguments with n bytes in the data parameter and measures
+// one call. Inputs given on the command line keep their values. The others:
+// variable-length ones empty, fixed arrays filled with fixed pseudo-random
+// bytes, words zero. Variable-length outputs are sized to match: by a
+// `requires len(out) == len(x)`, else the data's size, else the first of 64,
+// 32, 16, 1 elements that the function's requires accept.
+func (b *benchCall) measure(n int) (backend.Cost, error) {
 	var firstErr error
 	for _, outLen := range []int{-1, 64, 32, 16, 1} {
-		args := benchArgs(fn, data, n, outLen)
-		if _, _, err := r.Run(fn, args); err != nil {
+		args := b.args(n, outLen)
+		_, stats, err := b.r.Run(b.fn, args)
+		if err != nil {
 			if firstErr == nil {
 				firstErr = err
 			}
 			continue
 		}
-		return r.Measure(fn, benchArgs(fn, data, n, outLen))
+		b.stats = stats
+		return b.r.Measure(b.fn, b.args(n, outLen))
 	}
 	return backend.Cost{}, firstErr
 }
 
-func benchArgs(fn *lang.FuncDecl, data, n, outLen int) []lang.Value {
+func (b *benchCall) args(n, outLen int) []lang.Value {
+	fn, data := b.fn, b.data
 	rng := rand.New(rand.NewPCG(1, 2))
 	vals := make([]lang.Value, len(fn.Params))
 	elems := func(k int, w *lang.WordType) []uint64 {
@@ -134,7 +186,15 @@ func benchArgs(fn *lang.FuncDecl, data, n, outLen int) []lang.Value {
 			}
 		}
 	}
+	// Given values replace the generated ones (which are drawn all the
+	// same, so that the other inputs do not depend on what is given).
+	for i, v := range b.given {
+		vals[i] = lang.Value{Word: v.Word, IsArray: v.IsArray, Elems: slices.Clone(v.Elems)}
+	}
 	for i, p := range fn.Params {
+		if _, ok := b.given[i]; ok {
+			continue
+		}
 		if _, ok := p.Type.(*lang.SliceType); ok && p.Mut {
 			k := n / (driver.ElemWord(p.Type).Bits / 8)
 			if j := driver.SizedBy(fn, i); j >= 0 && vals[j].IsArray {

@@ -44,11 +44,20 @@ func describe(fn *lang.FuncDecl) string {
 }
 
 // load parses and checks path, printing every diagnostic with its source
-// line and a caret.
+// line and a caret. A problem with the file as a whole (missing, a
+// directory, too large) has no line: it reads `lowentc: FILE: message`.
 func load(path string, stderr io.Writer) (*lang.Program, bool) {
 	p, ds := driver.Load(path)
 	if len(ds) > 0 {
-		fmt.Fprint(stderr, ds.Render(sourcesOf(ds)))
+		var located lang.Diags
+		for _, d := range ds {
+			if d.Pos.Line == 0 {
+				fmt.Fprintf(stderr, "lowentc: %s: %s\n", d.Pos.File, d.Msg)
+			} else {
+				located = append(located, d)
+			}
+		}
+		fmt.Fprint(stderr, located.Render(sourcesOf(located)))
 		return nil, false
 	}
 	return p, true

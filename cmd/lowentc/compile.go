@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,6 +94,9 @@ func validateTarget(o *options, stderr io.Writer) int {
 	if o.hw == "" {
 		return usageError(stderr, "--hw needs a value: auto, none, aes or a feature list")
 	}
+	if err := checkFlagValues(o); err != nil {
+		return usageError(stderr, "%v", err)
+	}
 	// A flag for another target changes nothing: say so, without failing
 	// (scripts may pass one set of flags to every target).
 	for _, name := range targetFlags {
@@ -99,6 +105,45 @@ func validateTarget(o *options, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// checkFlagValues checks the value of every target flag given, before
+// anything is compiled: a bad value is a usage error whichever target the
+// flag acts on. --hw is read by the chosen target (its spelling differs
+// between amd64 and the hosts); the jcvm and mos6502 flags by their own
+// backend.
+func checkFlagValues(o *options) error {
+	switch o.target {
+	case "vm", "ir":
+		if _, err := hostFeatures(o); err != nil {
+			return err
+		}
+	default:
+		if t, ok := backend.Lookup(o.target); ok && t.Validate != nil {
+			if err := t.Validate(backendOptions(o)); err != nil {
+				return err
+			}
+		}
+	}
+	owners := []struct {
+		target string
+		flags  []string
+		opts   backend.Options
+	}{
+		{"jcvm", []string{"--card", "--storage"}, backend.Options{Card: o.card, Storage: o.storage}},
+		{"mos6502", []string{"--opt"}, backend.Options{Opt: o.opt}},
+	}
+	for _, w := range owners {
+		if w.target == o.target || !slices.ContainsFunc(w.flags, func(f string) bool { return o.given[f] }) {
+			continue
+		}
+		if t, ok := backend.Lookup(w.target); ok && t.Validate != nil {
+			if err := t.Validate(w.opts); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // irOptions are the IR pipeline options the flags ask for.
@@ -125,8 +170,8 @@ func hostFeatures(o *options) (lang.FeatureSet, error) {
 	return f, nil
 }
 
-// writeOutput writes data to path whole or not at all (a temporary file in
-// the same directory, renamed into place), or to stdout when path is empty.
+// writeOutput writes data to path (see writeFile), or to stdout when path
+// is empty or "-".
 func writeOutput(path string, data []byte, stdout, stderr io.Writer) int {
 	if path == "" && !utf8.Valid(data) && isTerminal(stdout) {
 		return usageError(stderr, "the artifact is binary: write it to a file with -o FILE")
@@ -137,7 +182,7 @@ func writeOutput(path string, data []byte, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := writeFile(path, data); err != nil {
 		return failf(stderr, "%v", err)
 	}
 	return exitOK
@@ -153,18 +198,118 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+// writeFile writes an artifact to path. A regular file (new or existing) is
+// replaced whole or not at all: the data goes to a temporary file in the
+// same directory, which is renamed into place once complete. A new file gets
+// the mode the umask leaves of 0666; an existing one keeps its mode. A
+// symbolic link is followed and its target replaced the same way. A device,
+// a FIFO or a socket is written directly (never replaced). A directory is an
+// error.
+func writeFile(path string, data []byte) error {
+	target, err := resolveLinks(path)
 	if err != nil {
-		return err
+		return outError(path, err)
 	}
-	defer os.Remove(tmp.Name())
+	st, err := os.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return writeAtomic(path, target, data, 0o666, false)
+	case err != nil:
+		return outError(path, err)
+	case st.IsDir():
+		return fmt.Errorf("%s: is a directory", path)
+	case st.Mode().IsRegular():
+		return writeAtomic(path, target, data, st.Mode().Perm(), true)
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	if err != nil {
+		return outError(path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return outError(path, err)
+	}
+	return outError(path, f.Close())
+}
+
+// resolveLinks follows path while it is a symbolic link (a dangling link
+// resolves to the file it names, which is then created).
+func resolveLinks(path string) (string, error) {
+	for range 64 {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// writeAtomic writes data to a new temporary file beside target and renames
+// it over target. perm is the new file's mode: for a new file the umask
+// applies to it (as the kernel applies it at creation); an existing file's
+// mode is set exactly.
+func writeAtomic(path, target string, data []byte, perm fs.FileMode, exact bool) error {
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	var tmp *os.File
+	var err error
+	for range 100 {
+		name := filepath.Join(dir, fmt.Sprintf(".%s.tmp%d", base, rand.Uint32()))
+		tmp, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return outError(path, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if exact {
+		if err := tmp.Chmod(perm); err != nil {
+			return outError(path, err)
+		}
+	}
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+		return outError(path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return outError(path, err)
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return outError(path, err)
+	}
+	ok = true
+	return nil
+}
+
+// outError names the output file in an error: "PATH: reason".
+func outError(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	return fmt.Errorf("%s: %v", path, err)
 }

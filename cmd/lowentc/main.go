@@ -6,7 +6,7 @@
 //	lowentc [--target T] [--hw H] [--emit KIND] [-o OUT] [-d dump=PASS] FILE.lw
 //	lowentc check [-v] FILE.lw...
 //	lowentc run [--target T] [--hw H] [--stats] FILE.lw ENTRY [NAME=VALUE ...]
-//	lowentc bench [--target T] [--hw H] FILE.lw ENTRY [--size N | --block B] [--data NAME]
+//	lowentc bench [--target T] [--hw H] [--stats] FILE.lw ENTRY [--size N | --block B] [--data NAME] [NAME=VALUE ...]
 //
 // See docs/cli.md for the whole contract.
 package main
@@ -86,8 +86,9 @@ Usage:
   lowentc check [-v] FILE.lw...           parse and check; -v prints each function's effects and features
   lowentc run [flags] FILE.lw ENTRY [NAME=VALUE ...]
                                           call export ENTRY and print its mut parameters and results
-  lowentc bench [flags] FILE.lw ENTRY [--size N | --block B] [--data NAME]
-                                          measure ENTRY: throughput (--size) or cost per block (--block)
+  lowentc bench [flags] FILE.lw ENTRY [--size N | --block B] [--data NAME] [NAME=VALUE ...]
+                                          measure ENTRY: throughput (--size) or cost per block (--block);
+                                          NAME=VALUE fixes an input (e.g. a tag, to time a decrypt's accept path)
 
 Flags:
   --target T     vm (default), ir, amd64, jcvm, mos6502
@@ -101,15 +102,16 @@ Flags:
   --card C       jcvm: card profile of the cost model: jcop4 (default), jcop3, jcop41, jcop31
   --storage S    jcvm: force a storage layout (the cost model's calibration variants)
   --opt O        mos6502: speed (default) or size
-  --stats        run: print the target's measurements to stderr as key=value lines
+  --stats        run, bench: print the target's measurements of a call to stderr as key=value lines
 
 Arguments of run (NAME=VALUE):
   words          decimal or 0x-hex: n=42, n=0x2a; bools: true, false
   byte arrays    hex: msg=616263 (empty: msg=)
   word arrays    comma-separated: v=1,2,0x3
-  any array      zero:N for N zero elements; a mut array may be left out
+  any array      zero:N for N zero elements (N <= 16777216); a mut array may be left out
 After the call run prints every mut parameter as NAME=HEX and results as ret=VALUE.
 
-Exit status: 0 success, 1 compile error, trap or failure, 2 usage error.
+Exit status: 0 success; 1 compile error, unreadable file, trap or failure;
+2 usage error (any bad flag value or argument). Limits: docs/cli.md.
 Documentation: docs/cli.md, docs/language.md.
 `
