@@ -71,6 +71,20 @@ type CheckInfo struct {
 	Kind CheckKind
 	Pos  lang.Pos
 	Msg  string
+	// An entry check is requires clause Clause (0-based) of export Decl.
+	Decl   *lang.FuncDecl
+	Clause int
+}
+
+// Err is the error check c failing is: for an entry check the fault
+// lang.RequiresFault formats (the same on every target), for any other
+// check a *Trap at its position. Backends report which check failed and
+// turn it into the error here.
+func (c *CheckInfo) Err() error {
+	if c.Kind == CheckEntry && c.Decl != nil {
+		return lang.RequiresFault(c.Decl, c.Clause)
+	}
+	return &Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
 }
 
 // ArrayKind says where an array lives.

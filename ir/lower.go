@@ -216,9 +216,10 @@ func (l *lowerer) body(fd *lang.FuncDecl) {
 	findAssigned(fd.Body, fl.assigned)
 	if fd.Export {
 		// An export's requires are checked at its boundary.
-		for _, r := range fd.Requires {
+		for k, r := range fd.Requires {
 			fl.b.Pos = r.Position()
-			fl.b.Check(fl.expr(r), CheckEntry, r.Position(), "the arguments do not satisfy requires clause "+r.Position().String())
+			c := fl.b.Check(fl.expr(r), CheckEntry, r.Position(), "the arguments do not satisfy requires clause "+r.Position().String())
+			c.Decl, c.Clause = fd, k
 		}
 	}
 	stmts := fd.Body.Stmts

@@ -190,8 +190,9 @@ func (g *fgen) faultUnless(ok value.Value) {
 	g.cur = cont
 }
 
-// trapTable numbers the run-time checks of a program: every entry check is
-// StatusFault, the others get codes from firstTrap up.
+// trapTable numbers the run-time checks of a program: requires clause k
+// of an export is -1-k in its kernel (StatusFault at the C entry), the
+// others get codes from firstTrap up.
 type trapTable struct {
 	codes map[*ir.CheckInfo]int
 	infos []*ir.CheckInfo // infos[code-firstTrap]
@@ -201,7 +202,7 @@ func newTrapTable() *trapTable { return &trapTable{codes: map[*ir.CheckInfo]int{
 
 func (t *trapTable) code(c *ir.CheckInfo) int {
 	if c.Kind == ir.CheckEntry {
-		return StatusFault
+		return -1 - c.Clause
 	}
 	if k, ok := t.codes[c]; ok {
 		return k
@@ -267,4 +268,76 @@ func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
 	}
 	b.WriteString("\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n")
 	return b.String()
+}
+
+// entry emits the public C function name of export f: it refuses buffers
+// that overlap without being the same buffer (docs/language.md, "Exported
+// functions": every array a call writes, a mut parameter or an array
+// result, against every other array) with StatusFault before anything is
+// written, calls the kernel, and reports a failed requires clause (the
+// kernel's negative status) as StatusFault.
+func (g *modGen) entry(f *ir.Function, name string, kernel *llir.Func) {
+	var ps []*llir.Param
+	var args []value.Value
+	for _, p := range kernel.Params {
+		q := llir.NewParam(p.Name(), p.Typ)
+		ps = append(ps, q)
+		args = append(args, q)
+	}
+	fn := g.out.NewFunc(name, types.I32, ps...)
+	fn.FuncAttrs = append(fn.FuncAttrs, enum.FuncAttrNoUnwind)
+	b := fn.NewBlock("entry")
+	// The byte range of every array parameter and array result.
+	type span struct {
+		lo, hi  value.Value // i64 addresses
+		written bool
+	}
+	var spans []span
+	li := 0
+	add := func(ptr value.Value, n value.Value, es int64, written bool) {
+		lo := b.NewPtrToInt(ptr, types.I64)
+		hi := b.NewAdd(lo, b.NewMul(n, constant.NewInt(types.I64, es)))
+		spans = append(spans, span{lo, hi, written})
+	}
+	for _, sp := range f.Sig.Params {
+		if !sp.Array {
+			li++
+			continue
+		}
+		es := int64(storageType(sp.Type).BitSize / 8)
+		if sp.Slice {
+			add(ps[li], ps[li+1], es, sp.Mut)
+			li += 2
+			continue
+		}
+		add(ps[li], constant.NewInt(types.I64, int64(sp.Len)), es, sp.Mut)
+		li++
+	}
+	for _, r := range f.Sig.Results {
+		if r.Array {
+			add(ps[li], constant.NewInt(types.I64, int64(r.Len)), int64(storageType(r.Type).BitSize/8), true)
+		}
+		li++
+	}
+	var bad value.Value = constant.False
+	for i := range spans {
+		for j := range spans {
+			x, y := spans[i], spans[j]
+			if j <= i || !x.written && !y.written {
+				continue
+			}
+			// Both non-empty, each starting before the other ends, and
+			// not the same range.
+			over := b.NewAnd(b.NewICmp(enum.IPredULT, x.lo, y.hi), b.NewICmp(enum.IPredULT, y.lo, x.hi))
+			over = b.NewAnd(over, b.NewAnd(b.NewICmp(enum.IPredULT, x.lo, x.hi), b.NewICmp(enum.IPredULT, y.lo, y.hi)))
+			same := b.NewAnd(b.NewICmp(enum.IPredEQ, x.lo, y.lo), b.NewICmp(enum.IPredEQ, x.hi, y.hi))
+			bad = b.NewOr(bad, b.NewAnd(over, b.NewXor(same, constant.True)))
+		}
+	}
+	call, refuse := fn.NewBlock("call"), fn.NewBlock("overlap")
+	b.NewCondBr(bad, refuse, call)
+	refuse.NewRet(constant.NewInt(types.I32, StatusFault))
+	st := call.NewCall(kernel, args...)
+	neg := call.NewICmp(enum.IPredSLT, st, constant.NewInt(types.I32, 0))
+	call.NewRet(call.NewSelect(neg, constant.NewInt(types.I32, StatusFault), st))
 }

@@ -105,6 +105,9 @@ func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, [256]
 	ret, err := s.call(exp.Method, cells)
 	if err != nil {
 		var t *Trap
+		if errors.As(err, &t) && t.Check != nil {
+			return nil, s.Counts, t.Check.Err()
+		}
 		if errors.As(err, &t) && t.SW != 0 {
 			return nil, s.Counts, &CheckFailed{SW: t.SW}
 		}

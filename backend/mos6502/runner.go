@@ -151,8 +151,7 @@ func (p *program) collect(m *machine, name string, abi *funcABI, args []lang.Val
 	f := p.mod.Func(name)
 	if id := int(m.mem.LoadByte(uint16(p.img.labels["trapid"]))); id != 0 {
 		if id <= len(p.checks) && p.checks[id-1] != nil {
-			c := p.checks[id-1]
-			return nil, &ir.Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
+			return nil, p.checks[id-1].Err()
 		}
 		return nil, fmt.Errorf("trap (check %d)", id)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,6 +37,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	results, stats, err := runner.Run(fn, vals)
 	if err != nil {
+		if stopped(err) {
+			// A trap or a fault concerns the source: FILE:LINE:COL first.
+			fmt.Fprintln(stderr, err)
+			return exitFail
+		}
 		return failf(stderr, "%v", err)
 	}
 	fmt.Fprint(stdout, driver.FormatOutputs(fn, vals, results))
@@ -64,4 +70,12 @@ func setup(o *options, stderr io.Writer) (*lang.Program, *lang.FuncDecl, backend
 		return nil, nil, nil, failf(stderr, "%v", err)
 	}
 	return p, fn, runner, exitOK
+}
+
+// stopped says err is a trap (a failed run-time check) or a fault (a
+// broken requires), which every target reports as one source diagnostic.
+func stopped(err error) bool {
+	var tr interface{ Trapped() }
+	var fa interface{ Faulted() }
+	return errors.As(err, &tr) || errors.As(err, &fa)
 }
