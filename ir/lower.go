@@ -106,7 +106,7 @@ func (l *lowerer) declare(fd *lang.FuncDecl, root bool) {
 		name = fd.QualName()
 	}
 	f := l.m.NewFunction(name, fd.Export && root)
-	f.QualName, f.Pos = fd.QualName(), fd.Pos
+	f.QualName, f.Pos, f.Decl = fd.QualName(), fd.Pos, fd
 	l.funcs[fd] = f
 	for _, p := range fd.Params {
 		switch t := p.Type.(type) {

@@ -38,13 +38,21 @@ func RequiresFault(fn *FuncDecl, k int) *Fault {
 	return f
 }
 
-// OverlapFault is the fault of a call that passes mut array parameter
-// mut and array parameter other (indexes into fn.Params) in memory that
-// overlaps without being the same buffer: the rule every export's
-// requires implicitly (docs/language.md, "Exported functions").
-func OverlapFault(fn *FuncDecl, mut, other int) *Fault {
-	p, q := fn.Params[mut], fn.Params[other]
-	return &Fault{Pos: p.Pos, Entry: fn.Name, Cond: p.Name + " and " + q.Name + " the same buffer or disjoint"}
+// OverlapFault is the fault of a call that passes the buffer an export
+// writes, parameter written, and that of parameter other in memory that
+// overlaps without being the same buffer: what every export implicitly
+// requires (docs/language.md, "Exported functions"). The indexes are into
+// fn.Params; from len(fn.Params) on they name the array results.
+func OverlapFault(fn *FuncDecl, written, other int) *Fault {
+	name := func(i int) (string, Pos) {
+		if i >= 0 && i < len(fn.Params) {
+			return fn.Params[i].Name, fn.Params[i].Pos
+		}
+		return fmt.Sprintf("result %d", i-len(fn.Params)+1), fn.Pos
+	}
+	a, pos := name(written)
+	b, _ := name(other)
+	return &Fault{Pos: pos, Entry: fn.Name, Cond: a + " and " + b + " the same buffer or disjoint"}
 }
 
 // SrcText is a piece of source: where it starts and its text as written

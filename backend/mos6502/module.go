@@ -295,6 +295,7 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 		g.a.op("cld")
 		g.a.op("tsx")
 		g.a.op("stx savesp")
+		mg.overlapEntry(g.a, f, fr.arrays)
 	}
 	g.a.label(fr.label)
 	g.forget()
@@ -414,6 +415,11 @@ func (mg *modgen) variables(out *asmBuf, buffers []string) {
 	}
 	area("savesp", 1)
 	area("trapid", 1)
+	if mg.need["ovl"] {
+		for _, l := range []string{"ovp1", "ovn1", "ove1", "ovp2", "ovn2", "ove2"} {
+			area(l, 2)
+		}
+	}
 	for _, b := range buffers {
 		area(b, 8)
 	}
