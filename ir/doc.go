@@ -60,6 +60,14 @@
 // in elements. An array result travels through a hidden trailing `mut`
 // parameter. Function.Sig keeps the source-level signature.
 //
+// An exported function's array parameters (and hidden results) may be the
+// very same buffer as one another, never a partial overlap: the backends'
+// entry code refuses that as a fault (docs/language.md, "Exported
+// functions"). A pass or backend may therefore treat two parameter arrays
+// as disjoint except at the same element index (a store to one and a load
+// from the other at the same index must stay in order); an entry check's
+// failure is the error CheckInfo.Err gives, the lang.Fault of its clause.
+//
 // # Calls
 //
 // Options.InlineBudget decides which calls the inline pass keeps (see
