@@ -11,6 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/vm"
 )
 
 // overlapC calls the stdlib's CTR and GCM seal through the C API: in
@@ -138,4 +143,83 @@ func clip(s string) string {
 		return s[:4000] + "..."
 	}
 	return strings.TrimSpace(s)
+}
+
+// inplaceC runs inplace.lw's exports in place on inputs of several
+// lengths and prints the outputs.
+const inplaceC = `#include <stdio.h>
+#include "inpl.h"
+
+int main(void) {
+	static const size_t lens[] = {1, 5, 16, 33, 100};
+	for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+		size_t n = lens[k];
+		uint8_t b[100];
+		uint32_t w[100];
+		for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(i * 37 + 11), w[i] = (uint32_t)(i * 0x01000193u + 7);
+		int st = lowentc_inpl_chain(b, n, b, n);
+		printf("chain %zu %d", n, st);
+		for (size_t i = 0; i < n; i++) printf(" %u", b[i]);
+		st = lowentc_inpl_mix(w, n, w, n);
+		printf("\nmix %zu %d", n, st);
+		for (size_t i = 0; i < n; i++) printf(" %u", w[i]);
+		printf("\n");
+	}
+	return 0;
+}
+`
+
+// TestInPlaceLoopsC: loops that read src[i] after writing dst[i-1] give,
+// in place, the reference VM's answer with separate buffers.
+func TestInPlaceLoopsC(t *testing.T) {
+	p, ds := driver.Load("../testdata/inplace.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	dir := t.TempDir()
+	for _, a := range []struct{ emit, file string }{{"lib", "libinpl.a"}, {"h", "inpl.h"}} {
+		data, err := Compile(p, backend.Options{Emit: a.emit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, a.file), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src, bin := filepath.Join(dir, "inpl.c"), filepath.Join(dir, "inpl")
+	if err := os.WriteFile(src, []byte(inplaceC), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("gcc", "-O2", "-Wall", "-Werror", "-I", dir, "-o", bin, src, filepath.Join(dir, "libinpl.a")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, n := range []int{1, 5, 16, 33, 100} {
+		b, w := lang.Value{IsArray: true}, lang.Value{IsArray: true}
+		for i := 0; i < n; i++ {
+			b.Elems = append(b.Elems, uint64(byte(i*37+11)))
+			w.Elems = append(w.Elems, uint64(uint32(i*0x01000193+7)))
+		}
+		for _, c := range []struct {
+			name string
+			in   lang.Value
+		}{{"chain", b}, {"mix", w}} {
+			dst := lang.Value{IsArray: true, Elems: make([]uint64, n)}
+			if _, _, err := vm.Run(p, p.Export(c.name), []lang.Value{c.in, dst}, vm.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&want, "%s %d 0", c.name, n)
+			for _, e := range dst.Elems {
+				fmt.Fprintf(&want, " %d", e)
+			}
+			want.WriteString("\n")
+		}
+	}
+	if string(out) != want.String() {
+		t.Errorf("in place:\n%s\nwant (separate buffers, VM):\n%s", clip(string(out)), clip(want.String()))
+	}
 }

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"strings"
 	"testing"
 
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/vm"
 )
 
 // aliasedCall runs export name of prog with args placed as the runner
@@ -140,6 +144,61 @@ func TestInPlaceAndOverlap6502(t *testing.T) {
 				"stdlib/aes.lw:159:58: fault: aes128_ctr: requires dst and src the same buffer or disjoint does not hold")
 			check(gcmProg, "aes128_gcm_seal", gcmArgs(), "ct", "pt",
 				"stdlib/gcm.lw:111:76: fault: aes128_gcm_seal: requires ct and pt the same buffer or disjoint does not hold")
+		}
+	}
+}
+
+// TestInPlaceLoops6502: loops that read src[i] after writing dst[i-1]
+// give, in place, the reference VM's answer with separate buffers, in
+// both modes; a partial overlap is refused there too.
+func TestInPlaceLoops6502(t *testing.T) {
+	p, ds := driver.Load("../testdata/inplace.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	for _, opt := range []string{"speed", "size"} {
+		prog, err := build(p, backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 5, 16, 33, 100} {
+			b, w := lang.Value{IsArray: true}, lang.Value{IsArray: true}
+			for i := 0; i < n; i++ {
+				b.Elems = append(b.Elems, uint64(byte(i*37+11)))
+				w.Elems = append(w.Elems, uint64(uint32(i*0x01000193+7)))
+			}
+			for _, c := range []struct {
+				name string
+				in   lang.Value
+				per  int
+			}{{"chain", b, 1}, {"mix", w, 4}} {
+				dst := lang.Value{IsArray: true, Elems: make([]uint64, n)}
+				if _, _, err := vm.Run(p, p.Export(c.name), []lang.Value{c.in, dst}, vm.Options{}); err != nil {
+					t.Fatal(err)
+				}
+				args := []lang.Value{c.in, {IsArray: true, Elems: make([]uint64, n)}}
+				m, addr, size, err := aliasedCall(t, prog, c.name, args, "dst", "src", 0)
+				if err != nil {
+					t.Fatalf("%s %s, %d elements, in place: %v", opt, c.name, n, err)
+				}
+				got := memBytes(m, addr, size)
+				for i, e := range dst.Elems {
+					var x uint64
+					for j := 0; j < c.per; j++ {
+						x |= uint64(got[i*c.per+j]) << (8 * j)
+					}
+					if x != e {
+						t.Errorf("%s %s, %d elements, in place: element %d = %#x, want %#x", opt, c.name, n, i, x, e)
+						break
+					}
+				}
+				if n > 1 {
+					args = []lang.Value{c.in, {IsArray: true, Elems: make([]uint64, n)}}
+					if _, _, _, err := aliasedCall(t, prog, c.name, args, "dst", "src", c.per); err == nil || !strings.Contains(err.Error(), "fault: "+c.name+": requires dst and src the same buffer or disjoint") {
+						t.Errorf("%s %s, %d elements, dst one element after src: %v", opt, c.name, n, err)
+					}
+				}
+			}
 		}
 	}
 }
