@@ -157,14 +157,18 @@ func runVMWith(p *lang.Program, fn *lang.FuncDecl, args []lang.Value, feats lang
 }
 
 // outcomeOf classifies a run: a trap (an error with a Trapped method, as
-// *vm.Trap and *ir.Trap have), a fault (a *lang.Fault: a broken requires),
+// *vm.Trap and *ir.Trap have), a fault (one with a Faulted method, as
+// *lang.Fault has: a broken requires),
 // another error, or the results and the mut outputs left in args.
 func outcomeOf(fn *lang.FuncDecl, args, res []lang.Value, err error) outcome {
 	var tr interface {
 		error
 		Trapped()
 	}
-	var fa *lang.Fault
+	var fa interface {
+		error
+		Faulted()
+	}
 	switch {
 	case errors.As(err, &tr):
 		return outcome{trap: true, err: tr.Error()}

@@ -92,10 +92,14 @@ func runTarget(r Target, fn *lang.FuncDecl, args []lang.Value) (o outcome) {
 	return outcomeOf(fn, args, res, err)
 }
 
-// agreeTarget is agree, except that a backend's trap without a source
-// position (a card reports only the kind of check) matches any trap.
+// agreeTarget is agree, except that a backend's trap or fault without a
+// source position (a real card reports only the kind of check) matches any
+// trap or fault.
 func agreeTarget(vmo, bo outcome) bool {
 	if vmo.trap && bo.trap && strings.HasPrefix(bo.err, ": trap") {
+		return true
+	}
+	if vmo.fault && bo.fault && strings.HasPrefix(bo.err, ": fault") {
 		return true
 	}
 	return agree(vmo, bo)
