@@ -183,9 +183,10 @@ func (b *Builder) StoreBytes(bigEndian bool, arr *Array, v *Value, off ...*Value
 }
 
 // Check stops the program with msg at pos when cond is false.
-func (b *Builder) Check(cond *Value, kind CheckKind, pos lang.Pos, msg string) {
+func (b *Builder) Check(cond *Value, kind CheckKind, pos lang.Pos, msg string) *CheckInfo {
 	in := b.Instr(OpCheck, nil, cond)
 	in.Check = &CheckInfo{Kind: kind, Pos: pos, Msg: msg}
+	return in.Check
 }
 
 // CallArg is one argument of a call: a scalar Val, or an array region of

@@ -60,6 +60,17 @@
 // in elements. An array result travels through a hidden trailing `mut`
 // parameter. Function.Sig keeps the source-level signature.
 //
+// The IR means separate buffers: each parameter is its own array. At the
+// boundary an exported function's array parameters (and hidden results)
+// may be the very same buffer, never a partial overlap, which the
+// backends' entry code refuses as a fault (docs/language.md, "Exported
+// functions"). In place then means what separate buffers mean when the
+// function reads each input element before it writes the same output
+// element and not after; a backend keeps, at the same element index, a
+// load of one parameter array before a later store to another, and may
+// reorder accesses to different indices. A failed entry check is the
+// error CheckInfo.Err gives: the lang.Fault of its requires clause.
+//
 // # Calls
 //
 // Options.InlineBudget decides which calls the inline pass keeps (see

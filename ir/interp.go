@@ -164,8 +164,7 @@ func (fr *frame) exec(b *Block) (*Instr, error) {
 			}
 		case OpCheck:
 			if vals[in.Args[0].ID] == 0 {
-				c := in.Check
-				return nil, &Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
+				return nil, in.Check.Err()
 			}
 		case OpCall:
 			if err := fr.callInstr(in); err != nil {

@@ -55,9 +55,13 @@ const (
 	CheckChunks                    // chunk-loop sources of unequal length
 	CheckDiv                       // a divisor not proven non-zero
 	CheckEntry                     // an exported function's `requires`: a fault of the caller
+	// CheckOverlap is no IR check: a backend's ABI entry refusing buffers
+	// that overlap without being the same (docs/language.md), a fault of
+	// the caller as CheckEntry is.
+	CheckOverlap
 )
 
-var checkKindNames = [...]string{"bounds", "requires", "chunks", "div", "entry"}
+var checkKindNames = [...]string{"bounds", "requires", "chunks", "div", "entry", "overlap"}
 
 func (k CheckKind) String() string {
 	if int(k) < len(checkKindNames) {
@@ -71,6 +75,27 @@ type CheckInfo struct {
 	Kind CheckKind
 	Pos  lang.Pos
 	Msg  string
+	// An entry check is requires clause Clause (0-based) of export Decl;
+	// an overlap check says that the buffer of parameter Clause (an index
+	// into Decl.Params; from len(Decl.Params) on, the array results)
+	// overlaps that of parameter Other.
+	Decl   *lang.FuncDecl
+	Clause int
+	Other  int
+}
+
+// Err is the error check c failing is: for an entry check the fault
+// lang.RequiresFault formats (the same on every target), for any other
+// check a *Trap at its position. Backends report which check failed and
+// turn it into the error here.
+func (c *CheckInfo) Err() error {
+	if c.Kind == CheckEntry && c.Decl != nil {
+		return lang.RequiresFault(c.Decl, c.Clause)
+	}
+	if c.Kind == CheckOverlap && c.Decl != nil {
+		return lang.OverlapFault(c.Decl, c.Clause, c.Other)
+	}
+	return &Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
 }
 
 // ArrayKind says where an array lives.
@@ -132,6 +157,7 @@ type Function struct {
 	QualName string // MODULE.NAME
 	Export   bool
 	Pos      lang.Pos
+	Decl     *lang.FuncDecl // the source function (nil for one built by hand)
 	Params   []*Param
 	Results  []Type
 	Locals   []*Array

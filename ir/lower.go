@@ -106,7 +106,7 @@ func (l *lowerer) declare(fd *lang.FuncDecl, root bool) {
 		name = fd.QualName()
 	}
 	f := l.m.NewFunction(name, fd.Export && root)
-	f.QualName, f.Pos = fd.QualName(), fd.Pos
+	f.QualName, f.Pos, f.Decl = fd.QualName(), fd.Pos, fd
 	l.funcs[fd] = f
 	for _, p := range fd.Params {
 		switch t := p.Type.(type) {
@@ -216,9 +216,10 @@ func (l *lowerer) body(fd *lang.FuncDecl) {
 	findAssigned(fd.Body, fl.assigned)
 	if fd.Export {
 		// An export's requires are checked at its boundary.
-		for _, r := range fd.Requires {
+		for k, r := range fd.Requires {
 			fl.b.Pos = r.Position()
-			fl.b.Check(fl.expr(r), CheckEntry, r.Position(), "the arguments do not satisfy requires clause "+r.Position().String())
+			c := fl.b.Check(fl.expr(r), CheckEntry, r.Position(), "the arguments do not satisfy requires clause "+r.Position().String())
+			c.Decl, c.Clause = fd, k
 		}
 	}
 	stmts := fd.Body.Stmts

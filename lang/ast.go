@@ -96,9 +96,12 @@ type FuncDecl struct {
 	Params   []*Param
 	Results  []*TypeExpr
 	Requires []Expr
-	Effects  *EffectsDecl // nil when not declared
-	Body     *Block
-	File     *File
+	// RequiresSrc is set by the parser: each requires condition's start
+	// and text, for the fault a failed one is (RequiresFault).
+	RequiresSrc []SrcText
+	Effects     *EffectsDecl // nil when not declared
+	Body        *Block
+	File        *File
 
 	ResultTypes []Type     // set by the checker
 	Inferred    EffectSet  // set by the checker: effects of the body and callees

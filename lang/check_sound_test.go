@@ -69,7 +69,7 @@ func TestBoundsSoundOnVM(t *testing.T) {
 				if strings.Contains(tr.Msg, "checker bug") {
 					t.Fatalf("unsound proof: %v\nargs %+v\nsource:\n%s", err, args, src)
 				}
-			case strings.Contains(err.Error(), "do not satisfy requires"):
+			case errors.As(err, new(*lang.Fault)):
 			default:
 				t.Fatalf("vm: %v\nsource:\n%s", err, src)
 			}

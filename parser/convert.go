@@ -14,6 +14,7 @@ import (
 // overflow, malformed strings, misplaced forms).
 type converter struct {
 	name  string
+	src   []byte
 	cur   *lang.File
 	diags lang.Diags
 }
@@ -81,6 +82,7 @@ func (c *converter) fn(g *gFunc) *lang.FuncDecl {
 	}
 	for _, r := range g.Requires {
 		f.Requires = append(f.Requires, c.expr(r))
+		f.RequiresSrc = append(f.RequiresSrc, lang.SrcText{Pos: pos(r.Pos), Text: c.written(r.Pos, r.EndPos)})
 	}
 	if g.Effects != nil {
 		f.Effects = &lang.EffectsDecl{Pos: pos(g.Effects.Pos), Names: g.Effects.Names}
@@ -382,4 +384,20 @@ func unquote(lit string) (string, bool) {
 		b.WriteByte(body[i])
 	}
 	return b.String(), true
+}
+
+// written is the source text from start to end on one line: comments are
+// dropped and every run of white space becomes one space.
+func (c *converter) written(start, end lexer.Position) string {
+	if start.Offset < 0 || end.Offset > len(c.src) || start.Offset >= end.Offset {
+		return ""
+	}
+	var lines []string
+	for _, l := range strings.Split(string(c.src[start.Offset:end.Offset]), "\n") {
+		if i := strings.Index(l, "//"); i >= 0 {
+			l = l[:i]
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
 }

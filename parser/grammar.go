@@ -147,9 +147,10 @@ type gSimple struct {
 
 // expr: and ("||" and)*
 type gExpr struct {
-	Pos  lexer.Position
-	Left *gAnd    `parser:"@@"`
-	Rest []*gOrOp `parser:"@@*"`
+	Pos    lexer.Position
+	EndPos lexer.Position // just after its last token
+	Left   *gAnd          `parser:"@@"`
+	Rest   []*gOrOp       `parser:"@@*"`
 }
 
 type gOrOp struct {

@@ -63,7 +63,7 @@ func ParseFile(name string, src []byte) (f *lang.File, diags lang.Diags) {
 	if err != nil {
 		return nil, lang.Diags{syntaxError(name, deeperError(name, src, err))}
 	}
-	c := &converter{name: name}
+	c := &converter{name: name, src: src}
 	f = c.file(g)
 	f.Src = src
 	if len(c.diags) > 0 {

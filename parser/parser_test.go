@@ -163,6 +163,23 @@ fn n() effects none { }`)
 	assert.Equal(t, lang.Pos{File: "t.lw", Line: 5, Col: 13}, e.Params[0].Pos)
 }
 
+// TestRequiresText: each requires condition keeps where it starts and its
+// text as written, on one line without comments (what a fault reports).
+func TestRequiresText(t *testing.T) {
+	f := parse(t, `module m
+export fn e(out: mut []u8, k: [16]u8)
+    requires len(out) >= 2, (len(out) <   // a comment
+        100)
+    requires len(k)==16 {
+}`)
+	want := []lang.SrcText{
+		{Pos: lang.Pos{File: "t.lw", Line: 3, Col: 14}, Text: "len(out) >= 2"},
+		{Pos: lang.Pos{File: "t.lw", Line: 3, Col: 29}, Text: "(len(out) < 100)"},
+		{Pos: lang.Pos{File: "t.lw", Line: 5, Col: 14}, Text: "len(k)==16"},
+	}
+	assert.Equal(t, want, f.Funcs[0].RequiresSrc)
+}
+
 func TestErrors(t *testing.T) {
 	cases := map[string]string{
 		"module m\nfn f() { x = 1 +* 2 }":                 `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,

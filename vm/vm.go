@@ -45,7 +45,8 @@ func (t *Trap) Trapped() {}
 // row-major for nested arrays). A mut argument's Elems are updated in place.
 // Run returns one Value per result. Before the call it checks that every
 // argument fits its parameter's type (word widths, fixed-array element
-// counts) and that fn's requires hold: a violation is an error, not a trap.
+// counts) and that fn's requires hold: a violation is a *lang.Fault, not a
+// trap.
 // A run-time check failing inside the call returns a *Trap.
 func Run(p *lang.Program, fn *lang.FuncDecl, args []lang.Value, opt Options) (results []lang.Value, st Stats, err error) {
 	if p == nil || fn == nil {
@@ -130,7 +131,7 @@ func bindArgs(fc *fnCode, fr *frame, args []lang.Value) error {
 }
 
 // boundaryRequires evaluates an exported function's requires on the bound
-// arguments. A failure is the caller's fault, so it is an error, not a trap.
+// arguments. A failure is the caller's fault (a *lang.Fault), not a trap.
 func boundaryRequires(fc *fnCode, fr *frame) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -143,8 +144,7 @@ func boundaryRequires(fc *fnCode, fr *frame) (err error) {
 	}()
 	for k, req := range fc.requires {
 		if req(fr) == 0 {
-			return fmt.Errorf("vm: %s: the arguments do not satisfy requires clause %d (%s)",
-				fc.decl.QualName(), k+1, fc.decl.Requires[k].Position())
+			return lang.RequiresFault(fc.decl, k)
 		}
 	}
 	return nil

@@ -133,9 +133,9 @@ func (g *modGen) detectFunc() *llir.Func {
 	return f
 }
 
-// dispatcher emits the public function name, which calls the first of
-// impls (best first) whose variant the CPU's level allows.
-func (g *modGen) dispatcher(name string, impls []*llir.Func, vs []variant) {
+// dispatcher emits the function name (an export's kernel), which calls
+// the first of impls (best first) whose variant the CPU's level allows.
+func (g *modGen) dispatcher(name string, impls []*llir.Func, vs []variant) *llir.Func {
 	level := g.cpuLevelFunc()
 	var ps []*llir.Param
 	var args []value.Value
@@ -162,4 +162,5 @@ func (g *modGen) dispatcher(name string, impls []*llir.Func, vs []variant) {
 	call := b.NewCall(callee, args...)
 	call.Tail = enum.TailTail
 	b.NewRet(call)
+	return f
 }

@@ -100,8 +100,13 @@ func (g *modGen) global(a *ir.Array) *llir.Global {
 	return gl
 }
 
-// export emits the variants of f and, when there are several, the
-// dispatcher that carries the public name.
+// export emits f as two functions: its kernel, kernelName(name) (the
+// variants of f and, when there are several, the dispatcher), which
+// reports a failed requires clause k as status -1-k; and the public C
+// function name, the ABI entry, which refuses overlapping buffers
+// (abi.go) and maps every requires status to StatusFault. The kernel has
+// hidden visibility: the runner's driver calls it to learn which clause
+// failed, and it is no part of the C API.
 func (g *modGen) export(f *ir.Function) error {
 	name := SymbolName(g.m.Name, f.Name)
 	use := usesOf(f)
@@ -109,21 +114,31 @@ func (g *modGen) export(f *ir.Function) error {
 	if use.sha || use.haveSHA {
 		vs = shaVariants(g.hw)
 	}
+	var kernel *llir.Func
 	if len(vs) == 1 {
-		_, err := g.function(f, name, vs[0], use, true)
-		return err
-	}
-	var impls []*llir.Func
-	for _, v := range vs {
-		fn, err := g.function(f, name+"."+v.name, v, use, false)
+		fn, err := g.function(f, kernelName(name), vs[0], use, true)
 		if err != nil {
 			return err
 		}
-		impls = append(impls, fn)
+		kernel = fn
+	} else {
+		var impls []*llir.Func
+		for _, v := range vs {
+			fn, err := g.function(f, name+"."+v.name, v, use, false)
+			if err != nil {
+				return err
+			}
+			impls = append(impls, fn)
+		}
+		kernel = g.dispatcher(kernelName(name), impls, vs)
 	}
-	g.dispatcher(name, impls, vs)
+	kernel.Visibility = enum.VisibilityHidden
+	g.entry(f, name, kernel)
 	return nil
 }
+
+// kernelName is the symbol of the kernel of the export whose C name is name.
+func kernelName(name string) string { return name + ".kernel" }
 
 // SymbolName is the C name of export fn of module mod.
 func SymbolName(mod, fn string) string { return "lowentc_" + mod + "_" + fn }

@@ -133,7 +133,8 @@ func TestFeatureAttributes(t *testing.T) {
 		}
 		var feats string
 		for _, line := range strings.Split(string(ll), "\n") {
-			if strings.HasPrefix(line, "define i32 @lowentc_") || strings.HasPrefix(line, "define internal i32 @lowentc_") {
+			if strings.HasPrefix(line, "define i32 @lowentc_") || strings.HasPrefix(line, "define internal i32 @lowentc_") ||
+				strings.HasPrefix(line, "define hidden i32 @lowentc_") {
 				feats += line + "\n"
 			}
 		}

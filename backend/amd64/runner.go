@@ -297,7 +297,7 @@ func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value, mode uint32, minNS u
 		results = append(results, lang.Value{Word: w})
 	}
 	if status != StatusOK {
-		return nil, 0, r.statusError(f, int(status))
+		return nil, 0, r.statusError(fn, int(status))
 	}
 	return results, math.Float64frombits(nsBits), nil
 }
@@ -355,13 +355,17 @@ func (r *Runner) crashed(err error) error {
 	return fmt.Errorf("amd64: the driver failed: %v\n%s", err, r.errb.String())
 }
 
-// statusError turns a non-zero status into the error the VM would give.
-func (r *Runner) statusError(f *ir.Function, code int) error {
+// statusError turns a non-zero status of fn's kernel into the error the
+// VM would give.
+func (r *Runner) statusError(fn *lang.FuncDecl, code int) error {
+	if code < 0 {
+		return lang.RequiresFault(fn, -1-code)
+	}
 	if code == StatusFault {
-		return fmt.Errorf("%s: the arguments do not satisfy its requires clause", f.Name)
+		return fmt.Errorf("%s: a slice argument is longer than 2^32-1 elements", fn.Name)
 	}
 	if c := r.c.b.traps.info(code); c != nil {
-		return &ir.Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
+		return c.Err()
 	}
-	return fmt.Errorf("amd64: %s returned unknown status %d", f.Name, code)
+	return fmt.Errorf("amd64: %s returned unknown status %d", fn.Name, code)
 }

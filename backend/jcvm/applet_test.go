@@ -85,12 +85,20 @@ func (tm *terminal) read(off, n int, got func([]byte) error) {
 // place loads the arguments of export e into the argument area and returns
 // the command data of its INS and where each array argument lies.
 func (tm *terminal) place(e *Export, args []lang.Value) ([]byte, map[int]int, error) {
+	data, at, _, err := tm.placeAt(e, args)
+	return data, at, err
+}
+
+// placeAt is place, also returning where in the command data each array
+// argument's offset is.
+func (tm *terminal) placeAt(e *Export, args []lang.Value) ([]byte, map[int]int, map[int]int, error) {
 	jargs, err := marshal(tm.cls.W, e.Fn.(*ir.Function), args)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var data []byte
-	at := map[int]int{} // source parameter -> offset of its first element
+	at := map[int]int{}    // source parameter -> offset of its first element
+	field := map[int]int{} // source parameter -> index of its offset in data
 	for i := 0; i < len(jargs); i++ {
 		a := jargs[i]
 		switch a.Kind {
@@ -101,6 +109,7 @@ func (tm *terminal) place(e *Export, args []lang.Value) ([]byte, map[int]int, er
 			tm.load(base, a.Bytes)
 			tm.next += len(a.Bytes) + 7
 			at[a.Param] = base + padFront
+			field[a.Param] = len(data)
 			i++ // the offset parameter that follows
 			data = binary.BigEndian.AppendUint16(data, uint16(base+padFront))
 		case KInt:
@@ -110,9 +119,38 @@ func (tm *terminal) place(e *Export, args []lang.Value) ([]byte, map[int]int, er
 		}
 	}
 	if tm.next > argAreaSize {
-		return nil, nil, fmt.Errorf("arguments of %d bytes exceed the argument area", tm.next)
+		return nil, nil, nil, fmt.Errorf("arguments of %d bytes exceed the argument area", tm.next)
 	}
-	return data, at, nil
+	return data, at, field, nil
+}
+
+// callMoved is call with array parameter moved placed d bytes from
+// parameter to (d = 0: the same bytes). want maps a parameter to the
+// bytes expected at its (moved) place; status is the expected status word.
+func (tm *terminal) callMoved(t *testing.T, name string, args []lang.Value, moved, to, d int, status string, want map[int][]byte) {
+	t.Helper()
+	ins, k := tm.insOf(name)
+	data, at, field, err := tm.placeAt(tm.cls.Exports[k], args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at[moved] = at[to] + d
+	binary.BigEndian.PutUint16(data[field[moved]:], uint16(at[moved]))
+	tm.send(append([]byte{0x80, ins, 0, 0, byte(len(data))}, data...), func(a answer) error {
+		if a.sw != status {
+			return fmt.Errorf("%s, parameter %d at %+d from %d: status %s, want %s", name, moved, d, to, a.sw, status)
+		}
+		return nil
+	})
+	for p, w := range want {
+		p, w := p, w
+		tm.read(at[p], len(w), func(got []byte) error {
+			if !bytes.Equal(got, w) {
+				return fmt.Errorf("%s, parameter %d at %+d from %d: parameter %d = %x, want %x", name, moved, d, to, p, got, w)
+			}
+			return nil
+		})
+	}
 }
 
 // insOf is the INS of export name: 0x10 + its index.
@@ -240,6 +278,18 @@ func TestAppletAPDU(t *testing.T) {
 			gcm.call(t, "aes128_gcm_seal", []lang.Value{golden.Bytes(key), golden.Bytes(nonce), golden.Bytes(aad), golden.Bytes(pt),
 				golden.Bytes(make([]byte, len(pt))), golden.Bytes(make([]byte, 16))},
 				map[int][]byte{4: sealed[:len(pt)], 5: sealed[len(pt):]})
+			// In place: ct on pt gives the same answer.
+			seal := func() []lang.Value {
+				return []lang.Value{golden.Bytes(key), golden.Bytes(nonce), golden.Bytes(aad), golden.Bytes(pt),
+					golden.Bytes(make([]byte, len(pt))), golden.Bytes(make([]byte, 16))}
+			}
+			gcm.callMoved(t, "aes128_gcm_seal", seal(), 4, 3, 0, "9000", map[int][]byte{4: sealed[:len(pt)], 5: sealed[len(pt):]})
+			// Partial overlaps are refused (6F05) with nothing written:
+			// ct after or before pt, the tag over aad.
+			for _, d := range []int{1, 17, 99, -1, -64} {
+				gcm.callMoved(t, "aes128_gcm_seal", seal(), 4, 3, d, "6f05", map[int][]byte{3: pt})
+			}
+			gcm.callMoved(t, "aes128_gcm_seal", seal(), 5, 2, 4, "6f05", map[int][]byte{2: aad})
 			gcm.run(t, classes)
 		})
 	}

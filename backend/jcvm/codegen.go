@@ -113,6 +113,7 @@ func (g *codegen) stmt(s Stmt) {
 	case *SThrow:
 		g.constant(sconst(s.SW))
 		g.op(opInvokestatic, g.cls.throwIndex(), 1, 0)
+		g.code[len(g.code)-1].Check = s.Check
 	case *SCall:
 		g.call(s.C)
 		switch s.C.M.Ret {

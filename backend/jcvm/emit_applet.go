@@ -1,6 +1,10 @@
 package jcvm
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lowent/lowentc/ir"
+)
 
 // The applet: how a terminal calls the exports of the library class.
 //
@@ -58,24 +62,41 @@ func (p *javaPrinter) applet(pkg string) {
 			p.f("            apdu.setIncomingAndReceive();\n")
 		}
 		var args []string
+		var bufs []appletBuf
+		irArrs := arrayParamsOf(e.Fn)
+		ri := 0 // array parameters so far
 		for j := 0; j < len(m.Params); j++ {
 			v := m.Params[j]
 			name := "a" + itoa(j)
 			switch v.Kind {
 			case KRef:
+				ri++
 				if v.Arr.Elem == EShort {
 					// Word arrays are not exposed through the applet.
 					args = append(args, "null")
 					continue
 				}
 				args = append(args, "args")
-				p.arrayArg(m, &j, &args)
+				off, size := p.arrayArg(m, &j, &args)
+				if ri-1 < len(irArrs) {
+					bufs = append(bufs, appletBuf{off: off, n: size, written: irArrs[ri-1].Mut})
+				}
 			case KInt:
 				p.f("            int %s = (Util.getShort(buf, d) << 16) | (Util.getShort(buf, (short) (d + 2)) & 0xffff);\n            d += 4;\n", name)
 				args = append(args, name)
 			default:
 				p.f("            short %s = Util.getShort(buf, d);\n            d += 2;\n", name)
 				args = append(args, name)
+			}
+		}
+		// The rule on buffers (docs/language.md): every array the export
+		// writes and any other array are the same bytes or disjoint.
+		for x := range bufs {
+			for y := x + 1; y < len(bufs); y++ {
+				if bufs[x].written || bufs[y].written {
+					p.f("            if (overlap(%s, %s, %s, %s)) {\n                ISOException.throwIt((short) 0x%04x);\n            }\n",
+						bufs[x].off, bufs[x].n, bufs[y].off, bufs[y].n, 0x6f00+int(ir.CheckOverlap))
+				}
 			}
 		}
 		call := m.Name + "(" + strings.Join(args, ", ") + ")"
@@ -100,6 +121,10 @@ func (p *javaPrinter) applet(pkg string) {
 		p.f("            return;\n        }\n")
 	}
 	p.f("        ISOException.throwIt(ISO7816.SW_INS_NOT_SUPPORTED);\n")
+	p.f("    }\n\n")
+	p.f("    /** Whether bytes [p, p+n) and [q, q+m) of the argument area overlap without being the same. */\n")
+	p.f("    private static boolean overlap(short p, short n, short q, short m) {\n")
+	p.f("        return n > 0 && m > 0 && p < (short) (q + m) && q < (short) (p + n) && !(p == q && n == m);\n")
 	p.f("    }\n}\n")
 }
 
@@ -108,11 +133,10 @@ func (p *javaPrinter) applet(pkg string) {
 // SW_WRONG_LENGTH (0x6700) an array that is not inside the argument area:
 // the library method would otherwise take a length cut to a short, or a
 // negative one, as the length of the message.
-func (p *javaPrinter) arrayArg(m *Method, j *int, args *[]string) {
-	off := "a" + itoa(*j+1)
+func (p *javaPrinter) arrayArg(m *Method, j *int, args *[]string) (off, size string) {
+	off = "a" + itoa(*j+1)
 	p.f("            short %s = Util.getShort(buf, d);\n            d += 2;\n", off)
 	*args = append(*args, off)
-	var size string
 	if n := m.Params[*j].Arr.Len; n >= 0 {
 		size = itoa(n)
 	} else {
@@ -128,6 +152,33 @@ func (p *javaPrinter) arrayArg(m *Method, j *int, args *[]string) {
 	}
 	p.f("            if (%s < 0 || %s > %d || %s%s > (short) (%d - %s)) {\n", off, off, argAreaSize, neg, size, argAreaSize, off)
 	p.f("                ISOException.throwIt(ISO7816.SW_WRONG_LENGTH);\n            }\n")
+	if size[0] != 'a' {
+		size = "(short) " + size
+	}
+	return off, size
+}
+
+// appletBuf is a byte array argument of an export as the applet reads it:
+// the Java expressions of its offset and length, and whether it is written.
+type appletBuf struct {
+	off, n  string
+	written bool
+}
+
+// arrayParamsOf lists the array parameters of an export's IR function (fn
+// is an *ir.Function), in order: the source's arrays, then array results.
+func arrayParamsOf(fn interface{}) []*ir.Array {
+	f, _ := fn.(*ir.Function)
+	if f == nil {
+		return nil
+	}
+	var out []*ir.Array
+	for _, p := range f.Params {
+		if p.Arr != nil {
+			out = append(out, p.Arr)
+		}
+	}
+	return out
 }
 
 func itoa(i int) string {

@@ -1,5 +1,7 @@
 package jcvm
 
+import "github.com/lowent/lowentc/ir"
+
 // The Java-Card-level IR (JIR): what both printers (Java source and JCVM
 // bytecode) print. A class holds static methods over typed scalar locals
 // (short or int), array references (parameters or static fields) and
@@ -211,8 +213,12 @@ type SWhile struct {
 // SReturn returns X (nil in a void method).
 type SReturn struct{ X Expr }
 
-// SThrow stops the program with ISOException status SW.
-type SThrow struct{ SW int32 }
+// SThrow stops the program with ISOException status SW: check Check
+// failed (the card sees only SW; the simulator reports the check).
+type SThrow struct {
+	SW    int32
+	Check *ir.CheckInfo
+}
 
 // SCall calls a method and drops its result.
 type SCall struct{ C *ECall }

@@ -120,7 +120,7 @@ func (l *lowerer) instr(in *ir.Instr) []Expr {
 	case ir.OpCheck:
 		c := condOf(arg(0))
 		c.Rel = c.Rel.negate()
-		l.emit(&SIf{C: c, Then: []Stmt{&SThrow{SW: 0x6f00 + int32(in.Check.Kind)}}})
+		l.emit(&SIf{C: c, Then: []Stmt{&SThrow{SW: 0x6f00 + int32(in.Check.Kind), Check: in.Check}}})
 		return nil
 	case ir.OpTrace:
 		return nil

@@ -1,5 +1,7 @@
 package jcvm
 
+import "github.com/lowent/lowentc/ir"
+
 // JCVM opcodes (Java Card Virtual Machine Specification, chapter 7) that the
 // code generator emits, with their encoded sizes.
 const (
@@ -77,6 +79,9 @@ type Insn struct {
 	B   int32 // sinc/iinc: the increment
 	Pop int   // stack cells popped (invokestatic: the arguments)
 	Ret int   // invokestatic: cells pushed
+	// The invokestatic of ISOException.throwIt a failed check makes: the
+	// check (the simulator's line table, so it reports the position).
+	Check *ir.CheckInfo
 }
 
 // size is the encoded length of the instruction in bytes.

@@ -65,7 +65,7 @@ func (t jvmTarget) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, erro
 		if err != nil {
 			return nil, fmt.Errorf("java: %s", ans)
 		}
-		return nil, &CheckFailed{SW: n}
+		return nil, cardCheckError(n)
 	}
 	return parseAnswer(t.w, ans, exp, jargs, args)
 }

@@ -112,8 +112,11 @@ func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, [256]
 	ret, err := s.call(exp.Method, cells)
 	if err != nil {
 		var t *Trap
+		if errors.As(err, &t) && t.Check != nil {
+			return nil, s.Counts, t.Check.Err()
+		}
 		if errors.As(err, &t) && t.SW != 0 {
-			return nil, s.Counts, &CheckFailed{SW: t.SW}
+			return nil, s.Counts, cardCheckError(t.SW)
 		}
 		return nil, s.Counts, err
 	}
@@ -138,10 +141,11 @@ func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, [256]
 	return res, s.Counts, err
 }
 
-// CheckFailed is a run-time check of the program failing on the card: the
-// ISOException 0x6F00 + kind its code throws. The card does not know the
-// source position, so the message has none (a trap that matches any of
-// the reference VM's).
+// CheckFailed is a run-time check of the program failing on a card (or a
+// JVM) that reports only the ISOException 0x6F00 + kind its code throws:
+// without the source position, the message has none (a trap that matches
+// any of the reference VM's). The simulator knows the check and gives its
+// position as every target does (ir.CheckInfo.Err).
 type CheckFailed struct{ SW int }
 
 func (c *CheckFailed) Error() string {
@@ -150,6 +154,26 @@ func (c *CheckFailed) Error() string {
 
 // Trapped says the error is a failed run-time check.
 func (c *CheckFailed) Trapped() {}
+
+// EntryFailed is CheckFailed for the export's own requires (status
+// 0x6F04) or the applet's buffer rule (0x6F05): a fault of the caller,
+// without the position and condition a card cannot know.
+type EntryFailed struct{ SW int }
+
+func (e *EntryFailed) Error() string {
+	return fmt.Sprintf(": fault: ISOException 0x%04x (the arguments break the export's contract)", e.SW)
+}
+
+// Faulted says the error is a broken contract.
+func (e *EntryFailed) Faulted() {}
+
+// cardCheckError is the error of status sw thrown on a card or JVM.
+func cardCheckError(sw int) error {
+	if k := ir.CheckKind(sw - 0x6f00); k == ir.CheckEntry || k == ir.CheckOverlap {
+		return &EntryFailed{SW: sw}
+	}
+	return &CheckFailed{SW: sw}
+}
 
 // Run calls fn in the simulator; the stats are the opcodes executed and the
 // modeled time of the call as one APDU on the runner's card.

@@ -29,6 +29,7 @@ type paramABI struct {
 type funcABI struct {
 	Name       string
 	Label      string
+	Body       string     // the label of its body, after the entry code
 	Params     []paramABI // in ir.Function.Params order
 	ResultLocs []string   // storage operand of each result byte
 	Results    []int      // their addresses, once assembled

@@ -12,6 +12,9 @@ func helpers(out *asmBuf, mg *modgen) {
 	out.op("ldx savesp")
 	out.op("txs")
 	out.op("rts")
+	if mg.need["ovl"] {
+		ovlHelper(out)
+	}
 	if mg.need["clmul"] {
 		clmulHelper(out)
 	}

@@ -34,6 +34,7 @@ type modgen struct {
 	zpRes   map[*ir.Function]int // zero page kept free for callers' pointers
 	checks  []*ir.CheckInfo      // a trap's id is its index + 1
 	checkID map[ir.CheckInfo]int // the id of each distinct check
+	ovlBufs int                  // the most arrays an export's entry checks (overlap.go)
 	nabs    int                  // absolute value slots (label vb)
 	ytmp    int                  // parallel-copy temporaries (label yt)
 	locals  []localArr
@@ -295,6 +296,8 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 		g.a.op("cld")
 		g.a.op("tsx")
 		g.a.op("stx savesp")
+		mg.overlapEntry(g.a, f, fr.arrays)
+		abi.Body = fr.label
 	}
 	g.a.label(fr.label)
 	g.forget()
@@ -414,6 +417,11 @@ func (mg *modgen) variables(out *asmBuf, buffers []string) {
 	}
 	area("savesp", 1)
 	area("trapid", 1)
+	if mg.need["ovl"] {
+		area("ovt", 4*mg.ovlBufs)
+		area("ove1", 2)
+		area("ove2", 2)
+	}
 	for _, b := range buffers {
 		area(b, 8)
 	}

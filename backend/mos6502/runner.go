@@ -151,8 +151,10 @@ func (p *program) collect(m *machine, name string, abi *funcABI, args []lang.Val
 	f := p.mod.Func(name)
 	if id := int(m.mem.LoadByte(uint16(p.img.labels["trapid"]))); id != 0 {
 		if id <= len(p.checks) && p.checks[id-1] != nil {
-			c := p.checks[id-1]
-			return nil, &ir.Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
+			if c := p.checks[id-1]; c.Kind == ir.CheckOverlap {
+				return nil, overlapFault(m, f, abi, c)
+			}
+			return nil, p.checks[id-1].Err()
 		}
 		return nil, fmt.Errorf("trap (check %d)", id)
 	}

@@ -183,6 +183,8 @@ func (w *wmod) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, error)
 		g.a.op("cld")
 		g.a.op("tsx")
 		g.a.op("stx savesp")
+		w.overlapEntry(g.a, f, fr.arrays)
+		abi.Body = fr.label
 	}
 	g.a.label(fr.label)
 	g.a.op("jsr wop")

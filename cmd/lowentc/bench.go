@@ -73,7 +73,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	}
 	cost, err := b.measure(o.size)
 	if err != nil {
-		return failf(stderr, "%v", err)
+		return callFailed(stderr, err)
 	}
 	fmt.Fprintf(stdout, "target=%s entry=%s bytes=%d cost=%.6g %s\n", o.target, fn.Name, o.size, cost.Value, cost.Unit)
 	fmt.Fprintf(stdout, "mb_per_s=%.6g\n", float64(o.size)/cost.Seconds/1e6)
@@ -90,7 +90,7 @@ func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
 	for _, k := range blockCounts {
 		cost, err := b.measure(k * o.block)
 		if err != nil {
-			return failf(stderr, "%v", err)
+			return callFailed(stderr, err)
 		}
 		unit = cost.Unit
 		fmt.Fprintf(stdout, "blocks=%d bytes=%d cost=%.6g %s\n", k, k*o.block, cost.Value, cost.Unit)

@@ -218,3 +218,44 @@ func TestMissingBackendSaysSoInOneLine(t *testing.T) {
 		assert.Contains(t, errs, "not implemented yet")
 	}
 }
+
+// TestFaultAndTrapSameOnEveryTarget: a broken requires is one line,
+// FILE:LINE:COL: fault: ENTRY: requires COND does not hold, with the
+// condition as written (several lines and a comment become one line), and
+// a trap is FILE:LINE:COL: trap: MESSAGE, the same on every target.
+func TestFaultAndTrapSameOnEveryTarget(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "f.lw")
+	require.NoError(t, os.WriteFile(src, []byte(`module f
+export fn cp(dst: mut []u8, src: []u8, n: u32) -> u32
+    requires len(dst) == len(src),
+             (n <   // a bound
+              10)
+    effects trap
+{
+    for i in 0..len(dst) {
+        dst[i] = src[i]
+    }
+    return 100 / n
+}
+`), 0o644))
+	gcm := filepath.Join(stdlibDir, "gcm.lw")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{gcm, "aes128_gcm_seal", "key=" + strings.Repeat("00", 16), "nonce=" + strings.Repeat("00", 12), "aad=", "pt=010203", "ct=zero:2"},
+			gcm + ":112:14: fault: aes128_gcm_seal: requires len(ct) == len(pt) does not hold"},
+		{[]string{src, "cp", "dst=0102", "src=03", "n=1"}, src + ":3:14: fault: cp: requires len(dst) == len(src) does not hold"},
+		{[]string{src, "cp", "dst=01", "src=03", "n=10"}, src + ":4:14: fault: cp: requires (n < 10) does not hold"},
+		{[]string{src, "cp", "dst=01", "src=03", "n=0"}, src + ":11:16: trap: division by zero"},
+	}
+	for _, target := range []string{"vm", "ir", "amd64", "jcvm", "mos6502"} {
+		for _, c := range cases {
+			status, out, errs := lowentc(append([]string{"run", "--target", target}, c.args...)...)
+			assert.Equal(t, exitFail, status, target)
+			assert.Empty(t, out, target)
+			assert.Equal(t, c.want+"\n", errs, "%s %v", target, c.args[1:])
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,7 +37,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	results, stats, err := runner.Run(fn, vals)
 	if err != nil {
-		return failf(stderr, "%v", err)
+		return callFailed(stderr, err)
 	}
 	fmt.Fprint(stdout, driver.FormatOutputs(fn, vals, results))
 	if o.stats {
@@ -64,4 +65,23 @@ func setup(o *options, stderr io.Writer) (*lang.Program, *lang.FuncDecl, backend
 		return nil, nil, nil, failf(stderr, "%v", err)
 	}
 	return p, fn, runner, exitOK
+}
+
+// callFailed reports the error of a call of an export: a trap or a fault
+// concerns the source, so it is printed as it is (FILE:LINE:COL first);
+// anything else with the program's name.
+func callFailed(stderr io.Writer, err error) int {
+	if stopped(err) {
+		fmt.Fprintln(stderr, err)
+		return exitFail
+	}
+	return failf(stderr, "%v", err)
+}
+
+// stopped says err is a trap (a failed run-time check) or a fault (a
+// broken requires), which every target reports as one source diagnostic.
+func stopped(err error) bool {
+	var tr interface{ Trapped() }
+	var fa interface{ Faulted() }
+	return errors.As(err, &tr) || errors.As(err, &fa)
 }

@@ -21,31 +21,56 @@ func Args(seed uint64, fn *lang.FuncDecl) []lang.Value {
 	// Choose values until the requires hold.
 	common := r.IntN(2) == 0
 	for try := 0; try < 200; try++ {
-		for i, p := range fn.Params {
-			switch t := p.Type.(type) {
-			case *lang.WordType:
-				vals[i] = lang.Value{Word: edgeWord(r, t.Bits)}
-			case *lang.BoolType:
-				vals[i] = lang.Value{Word: uint64(r.IntN(2))}
-			case *lang.ArrayType:
-				vals[i] = lang.Value{IsArray: true, Elems: randElems(r, flatLen(t), leafBits(t))}
-			}
-		}
-		shared := sliceLen(r, sizes)
-		for i, p := range fn.Params {
-			if t, ok := p.Type.(*lang.SliceType); ok {
-				n := shared
-				if !common || r.IntN(8) == 0 {
-					n = sliceLen(r, sizes)
-				}
-				vals[i] = lang.Value{IsArray: true, Elems: randElems(r, n, t.Elem.(*lang.WordType).Bits)}
-			}
-		}
+		draw(r, fn, sizes, common, vals)
 		if requiresHold(fn, vals) {
 			break
 		}
 	}
 	return vals
+}
+
+// BreakingArgs returns random arguments for fn that break one of its
+// requires (as far as the generator evaluates them: the export must
+// refuse them with a fault), or false when fn has no requires or no such
+// arguments were found.
+func BreakingArgs(seed uint64, fn *lang.FuncDecl) ([]lang.Value, bool) {
+	if len(fn.Requires) == 0 {
+		return nil, false
+	}
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	sizes := interestingSizes(fn)
+	for try := 0; try < 200; try++ {
+		vals := make([]lang.Value, len(fn.Params))
+		draw(r, fn, sizes, try%2 == 0, vals)
+		if !requiresHold(fn, vals) {
+			return vals, true
+		}
+	}
+	return nil, false
+}
+
+// draw fills vals with one random choice of arguments for fn.
+func draw(r *rand.Rand, fn *lang.FuncDecl, sizes []int, common bool, vals []lang.Value) {
+	for i, p := range fn.Params {
+		switch t := p.Type.(type) {
+		case *lang.WordType:
+			vals[i] = lang.Value{Word: edgeWord(r, t.Bits)}
+		case *lang.BoolType:
+			vals[i] = lang.Value{Word: uint64(r.IntN(2))}
+		case *lang.ArrayType:
+			vals[i] = lang.Value{IsArray: true, Elems: randElems(r, flatLen(t), leafBits(t))}
+		}
+	}
+	shared := sliceLen(r, sizes)
+	for i, p := range fn.Params {
+		if t, ok := p.Type.(*lang.SliceType); ok {
+			n := shared
+			if !common || r.IntN(8) == 0 {
+				n = sliceLen(r, sizes)
+			}
+			vals[i] = lang.Value{IsArray: true, Elems: randElems(r, n, t.Elem.(*lang.WordType).Bits)}
+		}
+	}
 }
 
 // edgeWord is a random word of the given width, biased to the edges.

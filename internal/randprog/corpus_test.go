@@ -153,6 +153,7 @@ func TestAgree(t *testing.T) {
 	w := func(x uint64) lang.Value { return lang.Value{Word: x} }
 	base := outcome{results: []lang.Value{w(1), {IsArray: true, Elems: []uint64{2, 3}}}, muts: [][]uint64{{4, 5}}}
 	trap := outcome{trap: true, err: "rnd.lw:3:4: trap: index out of range"}
+	fault := outcome{fault: true, err: "rnd.lw:2:14: fault: f: requires len(a) == len(b) does not hold"}
 	cases := []struct {
 		name string
 		a, b outcome
@@ -168,6 +169,12 @@ func TestAgree(t *testing.T) {
 		{"mut output", base, outcome{results: base.results, muts: [][]uint64{{4, 6}}}, false},
 		{"missing result", base, outcome{results: base.results[:1], muts: base.muts}, false},
 		{"error", base, outcome{err: "internal error"}, false},
+		{"the same fault", fault, fault, true},
+		{"a fault of another clause", fault, outcome{fault: true, err: "rnd.lw:2:40: fault: f: requires x < 3 does not hold"}, false},
+		{"a fault with other words", fault, outcome{fault: true, err: "rnd.lw:2:14: fault: f: requires clause 1 does not hold"}, false},
+		{"fault and trap", fault, outcome{trap: true, err: "rnd.lw:2:14: trap: requires"}, false},
+		{"fault and results", fault, base, false},
+		{"results and fault", base, fault, false},
 	}
 	for _, c := range cases {
 		if got := agree(c.a, c.b); got != c.want {

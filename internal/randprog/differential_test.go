@@ -166,16 +166,12 @@ func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, v
 		return fmt.Sprintf("ir.Compile at W=64 with every feature (unroll %d) failed: %v\n%s\nsource:\n%s", unroll, err, re, numbered(src))
 	}
 	for ei, fn := range p.Exports() {
-		for k := 0; k < nargs; k++ {
-			args := Args(seed*7919+uint64(ei)*131+uint64(k), fn)
+		for _, args := range argumentSets(seed, ei, fn, nargs) {
 			vmo := runVM(p, fn, args)
 			switch {
 			case vmo.trap && strings.Contains(vmo.err, "checker bug"):
 				return mismatch(re, src, fn, args, -1, unroll, vmo, outcome{err: "(the VM found a failing check the checker had proven)"})
-			case vmo.err != "" && !vmo.trap:
-				if strings.Contains(vmo.err, "requires") {
-					continue // Args could not satisfy the requires: not a run
-				}
+			case vmo.err != "" && !vmo.trap && !vmo.fault:
 				return mismatch(re, src, fn, args, -1, unroll, vmo, outcome{err: "(the VM failed)"})
 			}
 			for i, w := range irWidths {

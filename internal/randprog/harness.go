@@ -50,6 +50,7 @@ func loadSource(src string) (*lang.Program, error) {
 // outcome is what one run of an export did.
 type outcome struct {
 	trap    bool   // stopped by a failed run-time check
+	fault   bool   // refused: the arguments break the export's requires
 	err     string // failed otherwise (bad arguments, internal error)
 	results []lang.Value
 	muts    [][]uint64 // the final contents of the mut array and slice arguments
@@ -59,6 +60,8 @@ func (o outcome) String() string {
 	switch {
 	case o.trap:
 		return "trap: " + o.err
+	case o.fault:
+		return "fault: " + o.err
 	case o.err != "":
 		return "error: " + o.err
 	}
@@ -122,6 +125,20 @@ func mutOutputs(fn *lang.FuncDecl, args []lang.Value) [][]uint64 {
 	return out
 }
 
+// argumentSets are the argument sets export ei (fn) of the program of seed is
+// run on: n drawn by Args and, when fn has requires, one that breaks them
+// (every target must refuse it with the VM's fault message).
+func argumentSets(seed uint64, ei int, fn *lang.FuncDecl, n int) [][]lang.Value {
+	var sets [][]lang.Value
+	for k := 0; k < n; k++ {
+		sets = append(sets, Args(seed*7919+uint64(ei)*131+uint64(k), fn))
+	}
+	if bad, ok := BreakingArgs(seed*7919+uint64(ei)*131, fn); ok {
+		sets = append(sets, bad)
+	}
+	return sets
+}
+
 // runVM runs fn on the reference VM.
 func runVM(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) outcome {
 	return runVMWith(p, fn, args, 0)
@@ -140,28 +157,40 @@ func runVMWith(p *lang.Program, fn *lang.FuncDecl, args []lang.Value, feats lang
 }
 
 // outcomeOf classifies a run: a trap (an error with a Trapped method, as
-// *vm.Trap and *ir.Trap have), another error, or the results and the mut
-// outputs left in args.
+// *vm.Trap and *ir.Trap have), a fault (one with a Faulted method, as
+// *lang.Fault has: a broken requires),
+// another error, or the results and the mut outputs left in args.
 func outcomeOf(fn *lang.FuncDecl, args, res []lang.Value, err error) outcome {
 	var tr interface {
 		error
 		Trapped()
 	}
+	var fa interface {
+		error
+		Faulted()
+	}
 	switch {
 	case errors.As(err, &tr):
 		return outcome{trap: true, err: tr.Error()}
+	case errors.As(err, &fa):
+		return outcome{fault: true, err: fa.Error()}
 	case err != nil:
 		return outcome{err: err.Error()}
 	}
 	return outcome{results: res, muts: mutOutputs(fn, args)}
 }
 
-// agree reports whether the IR did what the VM did: both trapped at the
-// same check (the first one to fail in evaluation order), or both returned
+// agree reports whether the IR did what the VM did: both refused the
+// arguments with the same fault message (the same requires clause, as
+// written), both trapped at the same check (the first one to fail in
+// evaluation order), or both returned
 // the same results and left the same mut outputs. After a trap the mut
 // outputs are not compared: a trap stops the program, and what it had
 // written is not part of its answer.
 func agree(vmo, iro outcome) bool {
+	if vmo.fault || iro.fault {
+		return vmo.fault && iro.fault && vmo.err == iro.err
+	}
 	if vmo.trap || iro.trap {
 		return vmo.trap && iro.trap && trapPos(vmo.err) == trapPos(iro.err)
 	}

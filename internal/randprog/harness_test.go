@@ -100,3 +100,39 @@ func runIR(m *ir.Module, fn *lang.FuncDecl, args []lang.Value) outcome {
 	res, err := ir.Run(m, fn.Name, args)
 	return outcomeOf(fn, args, res, err)
 }
+
+// TestBreakingArgs: the generated exports with requires get argument sets
+// that break them, which the VM refuses with a fault naming the clause as
+// written; the differential tests compare that message on every engine.
+func TestBreakingArgs(t *testing.T) {
+	withReq, faults := 0, 0
+	for seed := uint64(1); seed <= 60; seed++ {
+		_, p, err := load(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ei, fn := range p.Exports() {
+			if len(fn.Requires) == 0 {
+				continue
+			}
+			withReq++
+			args, ok := BreakingArgs(seed*7919+uint64(ei)*131, fn)
+			if !ok {
+				continue
+			}
+			o := runVM(p, fn, args)
+			if !o.fault {
+				t.Errorf("seed %d, %s: arguments breaking the requires ran: %s", seed, fn.Name, o)
+				continue
+			}
+			if !strings.Contains(o.err, ": fault: "+fn.Name+": requires ") || !strings.HasSuffix(o.err, " does not hold") {
+				t.Errorf("seed %d, %s: fault %q", seed, fn.Name, o.err)
+			}
+			faults++
+		}
+	}
+	t.Logf("%d exports with requires, %d refused with a fault", withReq, faults)
+	if withReq == 0 || faults < withReq/2 {
+		t.Errorf("only %d of %d exports with requires got arguments breaking them", faults, withReq)
+	}
+}

@@ -60,11 +60,10 @@ func CheckTarget(seed uint64, sets int, prepare func(*lang.Program) (Target, err
 		feats = ft.Features()
 	}
 	for ei, fn := range p.Exports() {
-		for k := 0; k < sets; k++ {
-			args := Args(seed*7919+uint64(ei)*131+uint64(k), fn)
+		for _, args := range argumentSets(seed, ei, fn, sets) {
 			vmo := runVMWith(p, fn, args, feats)
-			if vmo.err != "" && !vmo.trap {
-				continue // the arguments miss the export's requires: not a run
+			if vmo.err != "" && !vmo.trap && !vmo.fault {
+				continue // the VM refused the arguments otherwise: not a run
 			}
 			bo := runTarget(r, fn, args)
 			if !agreeTarget(vmo, bo) {
@@ -93,10 +92,14 @@ func runTarget(r Target, fn *lang.FuncDecl, args []lang.Value) (o outcome) {
 	return outcomeOf(fn, args, res, err)
 }
 
-// agreeTarget is agree, except that a backend's trap without a source
-// position (a card reports only the kind of check) matches any trap.
+// agreeTarget is agree, except that a backend's trap or fault without a
+// source position (a real card reports only the kind of check) matches any
+// trap or fault.
 func agreeTarget(vmo, bo outcome) bool {
 	if vmo.trap && bo.trap && strings.HasPrefix(bo.err, ": trap") {
+		return true
+	}
+	if vmo.fault && bo.fault && strings.HasPrefix(bo.err, ": fault") {
 		return true
 	}
 	return agree(vmo, bo)

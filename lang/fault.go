@@ -1,0 +1,63 @@
+package lang
+
+import "fmt"
+
+// Fault is a broken contract: the arguments of a call of an exported
+// function do not satisfy its requires (or, at a target's ABI, buffers that
+// overlap without being the same buffer). It is the caller's error, not a
+// trap of the program. Every target reports it with the same one line,
+//
+//	FILE:LINE:COL: fault: ENTRY: requires COND does not hold
+//
+// where the position is the condition's and COND its text as written.
+type Fault struct {
+	Pos   Pos
+	Entry string // the exported function
+	Cond  string // the condition as written in the source
+}
+
+func (f *Fault) Error() string {
+	return fmt.Sprintf("%s: fault: %s: requires %s does not hold", f.Pos, f.Entry, f.Cond)
+}
+
+// Faulted says the error is a broken contract (tools that cannot import
+// this package recognise faults by this method, as traps by Trapped).
+func (f *Fault) Faulted() {}
+
+// RequiresFault is the fault of requires clause k (0-based, in source
+// order) of fn failing: the one place every target's report is made.
+func RequiresFault(fn *FuncDecl, k int) *Fault {
+	f := &Fault{Entry: fn.Name}
+	if k >= 0 && k < len(fn.RequiresSrc) {
+		f.Pos, f.Cond = fn.RequiresSrc[k].Pos, fn.RequiresSrc[k].Text
+	} else if k >= 0 && k < len(fn.Requires) {
+		f.Pos, f.Cond = fn.Requires[k].Position(), fmt.Sprintf("clause %d", k+1)
+	} else {
+		f.Pos, f.Cond = fn.Pos, fmt.Sprintf("clause %d", k+1)
+	}
+	return f
+}
+
+// OverlapFault is the fault of a call that passes the buffer an export
+// writes, parameter written, and that of parameter other in memory that
+// overlaps without being the same buffer: what every export implicitly
+// requires (docs/language.md, "Exported functions"). The indexes are into
+// fn.Params; from len(fn.Params) on they name the array results.
+func OverlapFault(fn *FuncDecl, written, other int) *Fault {
+	name := func(i int) (string, Pos) {
+		if i >= 0 && i < len(fn.Params) {
+			return fn.Params[i].Name, fn.Params[i].Pos
+		}
+		return fmt.Sprintf("result %d", i-len(fn.Params)+1), fn.Pos
+	}
+	a, pos := name(written)
+	b, _ := name(other)
+	return &Fault{Pos: pos, Entry: fn.Name, Cond: a + " and " + b + " the same buffer or disjoint"}
+}
+
+// SrcText is a piece of source: where it starts and its text as written
+// (on one line: runs of white space and comments are one space).
+type SrcText struct {
+	Pos  Pos
+	Text string
+}
