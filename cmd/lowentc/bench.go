@@ -50,7 +50,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "mb_per_s=%.6g\n", float64(o.size)/cost.Seconds/1e6)
 		return exitOK
 	}
-	var xs, ys []float64
+	var xs, ys, los, his []float64
 	unit := ""
 	for _, k := range blockCounts {
 		cost, err := measureBytes(runner, fn, data, k*o.block)
@@ -60,9 +60,16 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		unit = cost.Unit
 		fmt.Fprintf(stdout, "blocks=%d bytes=%d cost=%.6g %s\n", k, k*o.block, cost.Value, cost.Unit)
 		xs, ys = append(xs, float64(k)), append(ys, cost.Value)
+		los, his = append(los, cost.Lo), append(his, cost.Hi)
 	}
 	slope, intercept := backend.FitLine(xs, ys)
-	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s\n", slope, unit, intercept, unit)
+	band := ""
+	if his[0] > 0 { // a modeled cost: the slopes of its band's ends
+		lo, _ := backend.FitLine(xs, los)
+		hi, _ := backend.FitLine(xs, his)
+		band = fmt.Sprintf(" per_block_lo=%.6g %s per_block_hi=%.6g %s (%.4g–%.4g %s)", lo, unit, hi, unit, lo, hi, unit)
+	}
+	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s%s\n", slope, unit, intercept, unit, band)
 	return exitOK
 }
 
