@@ -41,6 +41,9 @@ type Cost struct {
 	Value   float64 // in Unit
 	Unit    string  // "ns", "cycles", "ms", ...
 	Seconds float64 // the same cost in seconds of the target machine's time
+	// Lo and Hi, when Hi > 0, bound Value: a modeled cost's uncertainty
+	// band (jcvm: from the cost model's leave-one-out errors).
+	Lo, Hi float64
 }
 
 // Stat is one `key=value` measurement.

@@ -40,7 +40,9 @@ const variantUnroll = 1000
 // reproduce the notebook's BLAKE2b variants: "locals" keeps the round loop
 // (working state in locals, message words from an array), "arrays" also
 // keeps every local array in memory (no scalar replacement; u32 elements in
-// int arrays at W=32).
+// int arrays at W=32, which are persistent), "pairs" is "arrays" with u32
+// elements as two shorts in transient short arrays (the notebook's int-pair
+// variant: there is no transient int array).
 func irOptions(opts backend.Options) (ir.Options, error) {
 	// The JCVM's division is signed, its multiply keeps the low half, and a
 	// variable rotate would need a run-time funnel: pass expand rewrites
@@ -50,11 +52,11 @@ func irOptions(opts backend.Options) (ir.Options, error) {
 	case "", "auto":
 	case "locals":
 		o.Unroll = variantUnroll
-	case "arrays":
+	case "arrays", "pairs":
 		o.Unroll = variantUnroll
 		o.Disable = []string{"sroa"}
 	default:
-		return o, fmt.Errorf("jcvm: unknown --storage %q (want auto, locals or arrays)", opts.Storage)
+		return o, fmt.Errorf("jcvm: unknown --storage %q (want auto, locals, arrays or pairs)", opts.Storage)
 	}
 	return o, nil
 }

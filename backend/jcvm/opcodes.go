@@ -51,6 +51,10 @@ const (
 	opLabel        = 255 // not an opcode: a branch target in the code list
 )
 
+// cntArgCells is the slot of the simulator's opcode counts that sums the
+// argument cells invokestatic passes (opLabel is never executed).
+const cntArgCells = opLabel
+
 // binOpcode is the short opcode of a binary operation; the int one follows it.
 var binOpcode = [...]byte{OAdd: 65, OSub: 67, OMul: 69, OAnd: 83, OOr: 85, OXor: 87, OShl: 77, OShr: 79, OUshr: 81, ODiv: 71, ORem: 73}
 

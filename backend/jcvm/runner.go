@@ -182,14 +182,19 @@ func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backen
 	if err != nil {
 		return nil, nil, err
 	}
+	lo, hi := modeledBand(&counts, r.card)
 	n := int64(0)
-	for _, c := range counts {
-		n += c
+	for op, c := range counts {
+		if op != cntArgCells {
+			n += c
+		}
 	}
 	return res, backend.Stats{
 		{Key: "bytecodes", Value: strconv.FormatInt(n, 10)},
 		{Key: "modeled_ms", Value: strconv.FormatFloat(modeledMs(&counts, r.card), 'f', 3, 64)},
 		{Key: "card", Value: r.card.Name},
+		{Key: "modeled_ms_lo", Value: strconv.FormatFloat(lo, 'f', 3, 64)},
+		{Key: "modeled_ms_hi", Value: strconv.FormatFloat(hi, 'f', 3, 64)},
 	}, nil
 }
 
@@ -201,7 +206,8 @@ func (r *Runner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, er
 		return backend.Cost{}, err
 	}
 	ms := modeledMs(&counts, r.card)
-	return backend.Cost{Value: ms, Unit: "ms", Seconds: ms / 1000}, nil
+	lo, hi := modeledBand(&counts, r.card)
+	return backend.Cost{Value: ms, Unit: "ms", Seconds: ms / 1000, Lo: lo, Hi: hi}, nil
 }
 
 // Close releases nothing: the simulator lives in memory.

@@ -321,6 +321,7 @@ func (s *Sim) exec(sm *simMethod, args []int16, depth int) []int16 {
 				trap("bad method reference %d", in.A)
 			}
 			callee := s.methods[idx]
+			s.Counts[cntArgCells] += int64(callee.params)
 			if sp < callee.params {
 				trap("BUG: operand stack underflow in %s at instruction %d", m.Name, pc)
 			}

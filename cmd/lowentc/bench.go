@@ -85,7 +85,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 
 // benchBlocks times 1..32 blocks of --block bytes and fits a line.
 func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
-	var xs, ys []float64
+	var xs, ys, los, his []float64
 	unit := ""
 	for _, k := range blockCounts {
 		cost, err := b.measure(k * o.block)
@@ -98,9 +98,16 @@ func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
 		if o.stats {
 			fmt.Fprint(stderr, b.stats.String())
 		}
+		los, his = append(los, cost.Lo), append(his, cost.Hi)
 	}
 	slope, intercept := backend.FitLine(xs, ys)
-	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s\n", slope, unit, intercept, unit)
+	band := ""
+	if his[0] > 0 { // a modeled cost: the slopes of its band's ends
+		lo, _ := backend.FitLine(xs, los)
+		hi, _ := backend.FitLine(xs, his)
+		band = fmt.Sprintf(" per_block_lo=%.6g %s per_block_hi=%.6g %s (%.4g–%.4g %s)", lo, unit, hi, unit, lo, hi, unit)
+	}
+	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s%s\n", slope, unit, intercept, unit, band)
 	return exitOK
 }
 
