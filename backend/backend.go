@@ -22,6 +22,8 @@ type Options struct {
 	Card      string    // jcvm: card profile for the cost model (jcop4, jcop3, jcop41, jcop31)
 	Storage   string    // jcvm: force a storage layout (reproduces the calibration variants)
 	Opt       string    // mos6502: speed (default) or size
+	Timing    string    // mos6502: ideal (default) or c64 (the VIC-II's badlines)
+	MaxCycles uint64    // mos6502: the cycle cap of a call; 0: the default
 }
 
 // Runner calls the exports of one compiled program on one target.

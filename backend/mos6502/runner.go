@@ -20,6 +20,7 @@ type program struct {
 	cfg  config // the IR configuration it was compiled with
 	// checks are the module's run-time checks: trap id i is checks[i-1].
 	checks []*ir.CheckInfo
+	run    runOpts // how calls are timed and capped
 }
 
 // Runner runs exports of one program in the cycle-counting emulator.
@@ -31,11 +32,30 @@ type Runner struct {
 
 // Run calls fn with args and reports `cycles=N`.
 func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
-	res, cycles, err := r.prog.call(fn.Name, args)
+	m, res, cycles, err := r.prog.callOn(fn.Name, args)
 	if err != nil {
 		return nil, nil, err
 	}
-	return res, backend.Stats{{Key: "cycles", Value: fmt.Sprint(cycles)}}, nil
+	st := backend.Stats{{Key: "cycles", Value: fmt.Sprint(cycles)}}
+	if m.vic == nil {
+		return res, append(st, backend.Stat{Key: "timing", Value: "ideal"}), nil
+	}
+	timing := "c64"
+	if r.prog.run.blank {
+		timing = "c64-blank"
+	}
+	return res, append(st, backend.Stat{Key: "timing", Value: timing},
+		backend.Stat{Key: "badlines", Value: fmt.Sprint(m.vic.badlines)},
+		backend.Stat{Key: "stolen", Value: fmt.Sprint(m.vic.stolen)}), nil
+}
+
+// CostCap is the cycle cap of a call (--max-cycles), in Measure's unit:
+// bench --block chooses its block counts to stay under it.
+func (r *Runner) CostCap() float64 {
+	if r.prog.run.maxCycles != 0 {
+		return float64(r.prog.run.maxCycles)
+	}
+	return defaultMaxCycles
 }
 
 // Measure returns the cycles of one call (the emulator is deterministic).
@@ -63,16 +83,22 @@ type placed struct {
 
 // call runs export name on fresh memory, marshalling args per its ABI.
 func (p *program) call(name string, args []lang.Value) ([]lang.Value, uint64, error) {
+	_, res, cycles, err := p.callOn(name, args)
+	return res, cycles, err
+}
+
+// callOn is call, also returning the machine it ran on.
+func (p *program) callOn(name string, args []lang.Value) (*machine, []lang.Value, uint64, error) {
 	m, abi, bufs, err := p.setup(name, args)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	cycles, err := m.call(p.img.labels[abi.Label], nil)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	res, err := p.collect(m, name, abi, args, bufs)
-	return res, cycles, err
+	return m, res, cycles, err
 }
 
 // setup loads the program and the arguments into a fresh machine.
@@ -85,7 +111,7 @@ func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []p
 	if len(args) != len(f.Sig.Params) {
 		return nil, nil, nil, fmt.Errorf("%s takes %d arguments, got %d", name, len(f.Sig.Params), len(args))
 	}
-	m := newMachine()
+	m := newMachineWith(p.run)
 	if err := m.load(p.img.org, p.img.data); err != nil {
 		return nil, nil, nil, err
 	}
@@ -102,6 +128,11 @@ func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []p
 		}
 		if next+len(data) > 0xff00 {
 			return fmt.Errorf("mos6502: arguments do not fit in memory (%d bytes at $%04x)", len(data), next)
+		}
+		if p.run.c64 && next+len(data) > 0xd000 {
+			// With the C64's I/O area modelled, $D011 and $D012 are the
+			// VIC's, not an argument's.
+			return fmt.Errorf("mos6502: arguments do not fit in memory below the I/O area at $D000 (%d bytes at $%04x; --timing c64)", len(data), next)
 		}
 		if err := m.load(next, data); err != nil {
 			return err

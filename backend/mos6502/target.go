@@ -21,19 +21,31 @@ func init() {
 		Emits:   []string{"asm", "prg"},
 		Compile: compileArtifact,
 		Prepare: func(p *lang.Program, opts backend.Options) (backend.Runner, error) {
+			if err := validate(opts); err != nil {
+				return nil, err
+			}
 			prog, err := build(p, opts, layout{org: runOrg, linear: true})
 			if err != nil {
 				return nil, err
 			}
+			prog.run = runOpts{c64: opts.Timing == "c64" || opts.Timing == "c64-blank", blank: opts.Timing == "c64-blank", maxCycles: opts.MaxCycles}
 			return &Runner{prog: prog}, nil
 		},
-		Validate: func(opts backend.Options) error {
-			if opts.Opt != "" && opts.Opt != "speed" && opts.Opt != "size" {
-				return fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
-			}
-			return nil
-		},
+		Validate: validate,
 	})
+}
+
+// validate checks the options the target reads.
+func validate(opts backend.Options) error {
+	if opts.Opt != "" && opts.Opt != "speed" && opts.Opt != "size" {
+		return fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
+	}
+	switch opts.Timing {
+	case "", "ideal", "c64", "c64-blank":
+	default:
+		return fmt.Errorf("mos6502: --timing %q: want ideal, c64 or c64-blank", opts.Timing)
+	}
+	return nil
 }
 
 // runOrg is where runner programs start; the tables come first, so it is
@@ -226,7 +238,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 	src = fmt.Sprintf("; ir: unroll %d, inline %d\n", c.unroll, c.inline) + src
 	base := lay.org
 	if lay.prg {
-		drv, err := driverSource(abis[0])
+		drv, err := driverSource(abis[0], !lay.noBlank)
 		if err != nil {
 			return nil, err
 		}
