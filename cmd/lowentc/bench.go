@@ -25,7 +25,7 @@ const (
 // block fitted over 1..32 blocks of --block bytes. NAME=VALUE arguments fix
 // inputs that would otherwise be generated.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(targetFlags, "--size", "--block", "--data", "--stats")...)
+	o, err := parseFlags(args, append(append(targetFlags, runFlags...), "--size", "--block", "--data", "--stats")...)
 	if err != nil {
 		return usageError(stderr, "bench: %v", err)
 	}
@@ -87,10 +87,16 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
 	var xs, ys, los, his []float64
 	unit := ""
+	plan := newBlockPlan(b.r) // a capped runner (mos6502) times the counts that fit
 	for _, k := range blockCounts {
+		if !plan.try(k) {
+			break
+		}
 		cost, err := b.measure(k * o.block)
-		if err != nil {
+		if plan.add(k, cost.Value, err) {
 			return callFailed(stderr, err)
+		} else if err != nil {
+			break
 		}
 		unit = cost.Unit
 		fmt.Fprintf(stdout, "blocks=%d bytes=%d cost=%.6g %s\n", k, k*o.block, cost.Value, cost.Unit)
@@ -100,6 +106,7 @@ func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
 		}
 		los, his = append(los, cost.Lo), append(his, cost.Hi)
 	}
+	plan.report(stdout, unit)
 	slope, intercept := backend.FitLine(xs, ys)
 	band := ""
 	if his[0] > 0 { // a modeled cost: the slopes of its band's ends
@@ -153,6 +160,9 @@ func (b *benchCall) measure(n int) (backend.Cost, error) {
 	for _, outLen := range []int{-1, 64, 32, 16, 1} {
 		args := b.args(n, outLen)
 		_, stats, err := b.r.Run(b.fn, args)
+		if err != nil && capReached(err) {
+			return backend.Cost{}, err // another output size would not finish either
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err

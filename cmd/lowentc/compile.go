@@ -99,7 +99,7 @@ func validateTarget(o *options, stderr io.Writer) int {
 	}
 	// A flag for another target changes nothing: say so, without failing
 	// (scripts may pass one set of flags to every target).
-	for _, name := range targetFlags {
+	for _, name := range append(targetFlags, runFlags...) {
 		if ts, ok := flagTargets[name]; ok && o.given[name] && !slices.Contains(ts, o.target) {
 			fmt.Fprintf(stderr, "lowentc: warning: %s has no effect on target %s (it applies to %s)\n", name, o.target, strings.Join(ts, ", "))
 		}
@@ -131,7 +131,7 @@ func checkFlagValues(o *options) error {
 		opts   backend.Options
 	}{
 		{"jcvm", []string{"--card", "--storage"}, backend.Options{Card: o.card, Storage: o.storage}},
-		{"mos6502", []string{"--opt"}, backend.Options{Opt: o.opt}},
+		{"mos6502", []string{"--opt", "--timing"}, backend.Options{Opt: o.opt, Timing: o.timing}},
 	}
 	for _, w := range owners {
 		if w.target == o.target || !slices.ContainsFunc(w.flags, func(f string) bool { return o.given[f] }) {

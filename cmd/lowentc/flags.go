@@ -24,6 +24,8 @@ type options struct {
 	card    string
 	storage string
 	opt     string
+	timing  string
+	maxCyc  uint64
 	args    []string        // positional
 	given   map[string]bool // the flags written on the command line, by canonical name
 }
@@ -31,12 +33,14 @@ type options struct {
 // flagTargets lists the targets each target-specific flag acts on; given
 // for another target it does nothing, and validateTarget says so.
 var flagTargets = map[string][]string{
-	"--width":   {"ir"},
-	"--hw":      {"amd64", "vm", "ir"},
-	"--no-int":  {"jcvm"},
-	"--card":    {"jcvm"},
-	"--storage": {"jcvm"},
-	"--opt":     {"mos6502"},
+	"--width":      {"ir"},
+	"--hw":         {"amd64", "vm", "ir"},
+	"--no-int":     {"jcvm"},
+	"--card":       {"jcvm"},
+	"--storage":    {"jcvm"},
+	"--opt":        {"mos6502"},
+	"--timing":     {"mos6502"},
+	"--max-cycles": {"mos6502"},
 }
 
 type flagSpec struct {
@@ -78,7 +82,26 @@ var allFlags = []flagSpec{
 		o.opt = v
 		return nil
 	}},
+	{names: []string{"--timing", "-timing"}, set: func(o *options, v string) error {
+		if v != "ideal" && v != "c64" && v != "c64-blank" {
+			return fmt.Errorf("--timing takes ideal, c64 or c64-blank, not %q", v)
+		}
+		o.timing = v
+		return nil
+	}},
+	{names: []string{"--max-cycles", "-max-cycles"}, set: func(o *options, v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n == 0 {
+			return fmt.Errorf("%q is not a positive whole number", v)
+		}
+		o.maxCyc = n
+		return nil
+	}},
 }
+
+// runFlags are the target flags only run and bench take: they choose how
+// a call is timed, not what is compiled.
+var runFlags = []string{"--timing", "--max-cycles"}
 
 // targetFlags are the flags every command that compiles for a target accepts.
 var targetFlags = []string{"--target", "--width", "--hw", "--no-int", "--card", "--storage", "--opt", "-d"}

@@ -16,7 +16,7 @@ var traceOut io.Writer = os.Stderr
 
 // cmdRun calls one export with arguments from the command line.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(targetFlags, "--stats")...)
+	o, err := parseFlags(args, append(append(targetFlags, runFlags...), "--stats")...)
 	if err != nil {
 		return usageError(stderr, "run: %v", err)
 	}
