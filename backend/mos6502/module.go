@@ -14,6 +14,8 @@ type layout struct {
 	linear bool // synthesize linear maps into tables
 	prg    bool // a C64 program: BASIC stub and driver (prg.go) before org
 	size   bool // --opt size: reuse computed pointers, shared helpers
+	// noBlank (tests only) leaves the screen on in the C64 program.
+	noBlank bool
 	// reserved are labels an export's entry label must not take: the
 	// internal labels of a first generation in which an export's name
 	// clashed with one of them (target.go's buildSeen retries).

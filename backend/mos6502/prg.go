@@ -26,7 +26,7 @@ const (
 // after the driver and its buffers.
 var prgOrg = func() int {
 	dummy := &funcABI{Label: "x", ZPTop: 0xff, Params: []paramABI{{Ptr: 2, Len: 4}, {Ptr: 6}}}
-	drv, err := driverSource(dummy)
+	drv, err := driverSource(dummy, true)
 	if err != nil {
 		panic("BUG: mos6502: " + err.Error())
 	}
@@ -38,8 +38,9 @@ var prgOrg = func() int {
 const prgExport = "sha256"
 
 // driverSource returns the TMP source of the BASIC stub and the driver
-// for the export abi (sha256(msg: []u8, out: mut [32]u8)).
-func driverSource(abi *funcABI) (string, error) {
+// for the export abi (sha256(msg: []u8, out: mut [32]u8)). blank (always,
+// but in a test) blanks the screen while the hash is timed.
+func driverSource(abi *funcABI, blank bool) (string, error) {
 	if len(abi.Params) != 2 || abi.Params[0].Len == 0 || abi.Params[1].Ptr == 0 || abi.Params[1].Loc != "" {
 		return "", fmt.Errorf("mos6502: --emit prg needs an export %s(msg: []u8, out: mut [32]u8)", prgExport)
 	}
@@ -103,6 +104,20 @@ func driverSource(abi *funcABI) (string, error) {
 	b.op("sta $%02x", out.Ptr)
 	b.op("lda #>digest")
 	b.op("sta $%02x", out.Ptr+1)
+	if blank {
+		// The screen off (DEN, $D011 bit 4, clear; bit 7 written 0 as
+		// the KERNAL has it), then a wait for raster line 256 or later,
+		// below the display window: no badline until the next frame,
+		// which starts with DEN clear and so has none.
+		b.op("lda $d011")
+		b.op("and #$7f")
+		b.op("sta save11")
+		b.op("and #$6f")
+		b.op("sta $d011")
+		b.label("vwait")
+		b.op("lda $d011")
+		b.op("bpl vwait")
+	}
 	// CIA #2: both timers stopped and loaded with $FFFF, B counting A's
 	// underflows, then A started counting cycles.
 	b.op("lda #$00")
@@ -125,6 +140,10 @@ func driverSource(abi *funcABI) (string, error) {
 		b.op("lda %s", r)
 		b.op("eor #$ff")
 		b.op("sta cycles+%d", i)
+	}
+	if blank {
+		b.op("lda save11") // the screen as it was
+		b.op("sta $d011")
 	}
 	b.op("lda #$34")
 	b.op("sta $01")
@@ -188,6 +207,7 @@ func driverSource(abi *funcABI) (string, error) {
 	area("nlen", 1)
 	area("di", 1)
 	area("save01", 1)
+	area("save11", 1)
 	area("ndig", 1)
 	area("pw", 1)
 	area("cycles", 4)

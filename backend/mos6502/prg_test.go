@@ -10,6 +10,7 @@ import (
 
 	"github.com/beevik/go6502/cpu"
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
@@ -17,8 +18,8 @@ import (
 // counting cycles down from $FFFF, timer B counting A's underflows, both
 // started by writing $11 to $DD0E and stopped by writing 0 there.
 type cia2 struct {
-	*cpu.FlatMemory
-	c        *cpu.CPU
+	cpu.Memory
+	c        func() *cpu.CPU
 	start    uint64
 	elapsed  uint64
 	running  bool
@@ -26,7 +27,7 @@ type cia2 struct {
 }
 
 // now is the cycle of the bus access of a 4-cycle absolute instruction.
-func (m *cia2) now() uint64 { return m.c.Cycles + 3 }
+func (m *cia2) now() uint64 { return m.c().Cycles + 3 }
 
 func (m *cia2) StoreByte(addr uint16, v byte) {
 	if addr == 0xdd0e {
@@ -38,7 +39,7 @@ func (m *cia2) StoreByte(addr uint16, v byte) {
 			m.running, m.elapsed = false, m.now()-m.start
 		}
 	}
-	m.FlatMemory.StoreByte(addr, v)
+	m.Memory.StoreByte(addr, v)
 }
 
 func (m *cia2) LoadByte(addr uint16) byte {
@@ -51,54 +52,109 @@ func (m *cia2) LoadByte(addr uint16) byte {
 		v := uint32(0xffffffff) - uint32(e) // B:A
 		return byte(v >> (8 * (addr - 0xdd04)))
 	}
-	return m.FlatMemory.LoadByte(addr)
+	return m.Memory.LoadByte(addr)
 }
 
-// TestPRG runs the C64 program of sha256 in the emulator with the KERNAL's
-// CHRIN and CHROUT trapped: it types "Hello C64" (shifted H and C, as on a
-// C64 in lower case mode), and checks the printed digest against Go's
+// TestPRG runs the C64 program of sha256 in the emulator, C64 timing
+// model on (the program polls the raster), with the KERNAL's CHRIN and
+// CHROUT trapped: it types "Hello C64" (shifted H and C, as on a C64 in
+// lower case mode), and checks the printed digest against Go's
 // crypto/sha256, the printed cycle figure against the emulator's count of
-// the call, and that the zero page BASIC owns is intact afterwards.
+// the call and against `run --timing c64-blank --stats` (the timer's
+// overhead: prgTimerOverhead), that the screen is on again afterwards, and
+// that the zero page BASIC owns is intact. The same program with the
+// screen left on prints more: the badlines the blanking avoids.
 func TestPRG(t *testing.T) {
 	for _, opt := range []string{"speed", "size"} {
-		t.Run(opt, func(t *testing.T) { testPRG(t, opt) })
+		t.Run(opt, func(t *testing.T) {
+			p, err := golden.Load("sha256")
+			if err != nil {
+				t.Fatal(err)
+			}
+			blanked := runPRG(t, p, opt, true)
+			// The runner under the model the program times its hash in.
+			prog, err := build(p, backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog.run = runOpts{c64: true, blank: true}
+			_, st, err := (&Runner{prog: prog}).Run(p.Export("sha256"), []lang.Value{bytesValue([]byte("Hello C64")), {IsArray: true, Elems: make([]uint64, 32)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stats := map[string]string{}
+			for _, s := range st {
+				stats[s.Key] = s.Value
+			}
+			runCycles, _ := strconv.ParseUint(stats["cycles"], 10, 64)
+			if stats["timing"] != "c64-blank" || stats["badlines"] != "0" {
+				t.Errorf("run --timing c64-blank --stats: %v", st)
+			}
+			if blanked.printed != runCycles+prgTimerOverhead {
+				t.Errorf("the program printed %d cycles; run --timing c64-blank --stats says %d, + %d of the timer = %d",
+					blanked.printed, runCycles, prgTimerOverhead, runCycles+prgTimerOverhead)
+			}
+			if blanked.badlines != 0 {
+				t.Errorf("%d badlines while the blanked program hashed", blanked.badlines)
+			}
+			on := runPRG(t, p, opt, false)
+			if on.badlines == 0 || on.printed <= blanked.printed {
+				t.Errorf("screen on: %d cycles, %d badlines; blanked: %d cycles", on.printed, on.badlines, blanked.printed)
+			}
+			if on.printed-blanked.printed != on.stolen {
+				t.Errorf("screen on costs %d cycles more, the badlines took %d", on.printed-blanked.printed, on.stolen)
+			}
+			t.Logf("%s: printed %d cycles blanked (run --timing c64-blank: %d), %d with the screen on (%d badlines, %d cycles)",
+				opt, blanked.printed, runCycles, on.printed, on.badlines, on.stolen)
+		})
 	}
 }
 
-// testPRG is TestPRG for one --opt.
-func testPRG(t *testing.T, opt string) {
-	p, err := golden.Load("sha256")
+// prgTimerOverhead is what the C64 program's cycle figure adds to the
+// call's: the CIA timer counts from the write cycle of the store that
+// starts it to the write cycle of the one that stops it, so the figure
+// takes in the lda #0 and sta $dd0e after the call's RTS and nothing of
+// the JSR before it but the start store's last cycle: 6 cycles.
+const prgTimerOverhead = 6
+
+// prgRun is what runPRG saw: the printed cycle figure, and the badlines
+// (and the cycles they took) during the timed call.
+type prgRun struct{ printed, badlines, stolen uint64 }
+
+// runPRG runs the C64 program of sha256 (p) built with opt, the screen
+// blanked or not while it hashes.
+func runPRG(t *testing.T, p *lang.Program, opt string, blank bool) prgRun {
+	t.Helper()
+	lay := layout{org: prgOrg, linear: true, prg: true, noBlank: !blank}
+	var prg []byte
+	if blank {
+		var err error
+		if prg, err = compileArtifact(p, backend.Options{Emit: "prg", Opt: opt}); err != nil {
+			t.Fatal(err)
+		}
+		if prg[0] != 0x01 || prg[1] != 0x08 {
+			t.Fatalf("load address $%02x%02x, want $0801", prg[1], prg[0])
+		}
+		// The BASIC line: link, line 10, SYS, "2064".
+		if got := string(prg[6:11]); prg[6] != 0x9e || got[1:] != "2064" {
+			t.Fatalf("BASIC stub % x, want 10 SYS2064", prg[2:14])
+		}
+	}
+	prog, err := build(p, backend.Options{Opt: opt}, lay)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prg, err := compileArtifact(p, backend.Options{Emit: "prg", Opt: opt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if prg[0] != 0x01 || prg[1] != 0x08 {
-		t.Fatalf("load address $%02x%02x, want $0801", prg[1], prg[0])
-	}
-	// The BASIC line: link, line 10, SYS, "2064".
-	if got := string(prg[6:11]); prg[6] != 0x9e || got[1:] != "2064" {
-		t.Fatalf("BASIC stub % x, want 10 SYS2064", prg[2:14])
-	}
-	prog, err := build(p, backend.Options{Opt: opt}, layout{org: prgOrg, linear: true, prg: true})
-	if err != nil {
-		t.Fatal(err)
+	if !blank {
+		prg = append([]byte{0x01, 0x08}, prog.img.data...)
 	}
 	if errs := Lint(prog.src); len(errs) > 0 {
 		t.Errorf("the C64 program's source: %d lint errors, first: %s", len(errs), errs[0])
 	}
 
-	flat := cpu.NewFlatMemory()
-	ff := make([]byte, 0x10000)
-	for i := range ff {
-		ff[i] = 0xff
-	}
-	flat.StoreBytes(0, ff)
-	mem := &cia2{FlatMemory: flat}
-	mem.c = cpu.NewCPU(cpu.NMOS, mem)
-	m := &machine{mem: flat, cpu: mem.c}
+	m := newMachineWith(runOpts{c64: true})
+	flat := m.mem
+	m.wrapBus(func(inner cpu.Memory, c func() *cpu.CPU) cpu.Memory { return &cia2{Memory: inner, c: c} })
+	flat.StoreByte(1, 0x37) // the 6510 port as the KERNAL leaves it
 	if err := m.load(0x0801, prg[2:]); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +167,8 @@ func testPRG(t *testing.T, opt string) {
 	input := []byte{0xc8, 'E', 'L', 'L', 'O', ' ', 0xc3, '6', '4', 0x0d} // PETSCII
 	var printed []byte
 	callAt := uint16(prog.img.labels["callhash"])
-	var hashStart, hashCycles uint64
+	var hashStart, hashCycles, bl0, st0 uint64
+	var run prgRun
 	rts := func(c *cpu.CPU) {
 		c.Reg.SP++
 		lo := flat.LoadByte(0x100 + uint16(c.Reg.SP))
@@ -134,9 +191,10 @@ func testPRG(t *testing.T, opt string) {
 			rts(c)
 			return true
 		case callAt:
-			hashStart = c.Cycles
+			hashStart, bl0, st0 = c.Cycles, mm.vic.badlines, mm.vic.stolen
 		case callAt + 3:
 			hashCycles = c.Cycles - hashStart
+			run.badlines, run.stolen = mm.vic.badlines-bl0, mm.vic.stolen-st0
 		}
 		return false
 	}
@@ -166,15 +224,17 @@ func testPRG(t *testing.T, opt string) {
 	if mm == nil {
 		t.Fatalf("no cycle figure in %q", lines[1])
 	}
-	n, _ := strconv.ParseUint(mm[1], 10, 64)
-	// The timers run from the store that starts A to the one that stops it:
-	// the JSR to the RTS plus the lda #0 and that store.
-	if n < hashCycles || n > hashCycles+10 {
-		t.Errorf("printed %d cycles, the call took %d", n, hashCycles)
+	run.printed, _ = strconv.ParseUint(mm[1], 10, 64)
+	if run.printed != hashCycles+prgTimerOverhead {
+		t.Errorf("printed %d cycles, the call took %d (+ %d of the timer)", run.printed, hashCycles, prgTimerOverhead)
+	}
+	if blank && m.vic.d011 != 0x1b {
+		t.Errorf("$D011 is $%02x after the program, was $1b", m.vic.d011)
 	}
 	for a := 2; a < 256; a++ {
 		if got := flat.LoadByte(uint16(a)); got != basicZP[a] {
 			t.Errorf("zero page $%02x is $%02x after the program, was $%02x", a, got, basicZP[a])
 		}
 	}
+	return run
 }
