@@ -15,6 +15,9 @@ func helpers(out *asmBuf, mg *modgen) {
 	if mg.need["ovl"] {
 		ovlHelper(out)
 	}
+	if mg.need["ovchk"] {
+		ovchkHelper(out, mg)
+	}
 	if mg.need["clmul"] {
 		clmulHelper(out)
 	}

@@ -37,6 +37,8 @@ type modgen struct {
 	checks  []*ir.CheckInfo      // a trap's id is its index + 1
 	checkID map[ir.CheckInfo]int // the id of each distinct check
 	ovlBufs int                  // the most arrays an export's entry checks (overlap.go)
+	ovd     []byte               // the size-mode checks' descriptors (overlap.go)
+	ovShift bool                 // a size-mode check shifts a slice's length
 	nabs    int                  // absolute value slots (label vb)
 	ytmp    int                  // parallel-copy temporaries (label yt)
 	locals  []localArr
@@ -423,6 +425,11 @@ func (mg *modgen) variables(out *asmBuf, buffers []string) {
 		area("ovt", 4*mg.ovlBufs)
 		area("ove1", 2)
 		area("ove2", 2)
+	}
+	if mg.need["ovchk"] {
+		area("ovend", 1)
+		area("ovbeg", 1)
+		area("ovw", 2)
 	}
 	for _, b := range buffers {
 		area(b, 8)

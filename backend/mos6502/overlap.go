@@ -118,6 +118,9 @@ func (mg *modgen) overlapEntry(a *asmBuf, f *ir.Function, arrays []arrayParm) {
 	if len(pairs) == 0 {
 		return
 	}
+	if mg.lay.size && mg.overlapTable(a, f, bufs) {
+		return
+	}
 	mg.need["ovl"] = true
 	mg.ovlBufs = max(mg.ovlBufs, len(bufs))
 	// Each buffer's start and length in bytes, 4 bytes at ovt+4i.
@@ -182,6 +185,145 @@ func (mg *modgen) overlapEntry(a *asmBuf, f *ir.Function, arrays []arrayParm) {
 	a.op("ldx #$%02x", id&0xff)
 	a.op("jmp trap")
 	a.label(cont)
+}
+
+// The --opt size form of the check: each export's entry is `ldy #D /
+// jsr ovchk`, D its descriptor's offset in the table ovd (one table for
+// the module, at most 255 bytes). A descriptor is the offset just past
+// it, the export's trap id, then 7 bytes per array: the start and the
+// length in bytes (filled in by ovchk; a fixed array's length is there
+// from the start), the zero-page address of its pointer and of its
+// length (0: a fixed array), and flags (bit 7: written; bits 0-1: the
+// shift from elements to bytes).
+const ovEntry = 7
+
+// overlapTable emits the size-mode check of f at its entry and adds its
+// descriptor to the module's table; false (nothing emitted) when a
+// pointer or length is not in zero page or the table would pass 255
+// bytes: the inline form is used then.
+func (mg *modgen) overlapTable(a *asmBuf, f *ir.Function, bufs []ovBuf) bool {
+	d := len(mg.ovd)
+	end := d + 2 + ovEntry*len(bufs)
+	if end > 255 {
+		return false
+	}
+	for _, b := range bufs {
+		if b.arr.ptr >= 0x100 || b.arr.len >= 0x100 {
+			return false
+		}
+	}
+	id := mg.trapID(&ir.CheckInfo{Kind: ir.CheckOverlap, Pos: f.Pos, Decl: f.Decl, Clause: -1, Other: -1,
+		Msg: "buffers overlap without being the same"})
+	mg.ovd = append(mg.ovd, byte(end), byte(id))
+	for _, b := range bufs {
+		flags := byte(b.shift)
+		if b.written {
+			flags |= 0x80
+		}
+		if b.shift != 0 {
+			mg.ovShift = true
+		}
+		mg.ovd = append(mg.ovd, 0, 0, byte(b.fixed), byte(b.fixed>>8), byte(b.arr.ptr), byte(b.arr.len), flags)
+	}
+	mg.need["ovchk"] = true
+	a.op("ldy #%d", d)
+	a.op("jsr ovchk")
+	return true
+}
+
+// ovchkHelper emits ovchk and the table ovd. With Y the offset of an
+// export's descriptor it fills in each array's start and length, then for
+// every ordered pair (i, j) of arrays of which one is written and j is
+// not empty computes d = start j - start i (mod 2^16), or j's length when
+// d = 0, and traps when that is below i's length: j starts inside i, or
+// both start together with different lengths. Each unordered pair is
+// seen both ways, so any overlap that is not the same buffer is found.
+func ovchkHelper(out *asmBuf, mg *modgen) {
+	out.comment("ovchk: the buffer rule; Y = the")
+	out.comment("export's descriptor in ovd")
+	body := `
+ovchk    lda ovd,y
+         sta ovend
+         iny
+         iny
+         sty ovbeg
+         tya
+ovf      tax
+         ldy ovd+4,x
+         lda $0000,y
+         sta ovd,x
+         lda $0001,y
+         sta ovd+1,x
+         ldy ovd+5,x
+         beq ovf3
+         lda $0000,y
+         sta ovd+2,x
+         lda $0001,y
+         sta ovd+3,x
+`
+	if mg.ovShift {
+		body += `         lda ovd+6,x
+         and #$03
+         tay
+         beq ovf3
+ovf2     asl ovd+2,x
+         rol ovd+3,x
+         dey
+         bne ovf2
+`
+	}
+	body += `ovf3     txa
+         clc
+         adc #$07
+         cmp ovend
+         bne ovf
+         ldx ovbeg
+ovi      ldy ovbeg
+ovj      lda ovd+6,x
+         ora ovd+6,y
+         bpl ovjn
+         lda ovd+2,y
+         ora ovd+3,y
+         beq ovjn
+         sec
+         lda ovd,y
+         sbc ovd,x
+         sta ovw
+         lda ovd+1,y
+         sbc ovd+1,x
+         sta ovw+1
+         ora ovw
+         bne ovc
+         lda ovd+2,y
+         sta ovw
+         lda ovd+3,y
+         sta ovw+1
+ovc      lda ovw
+         cmp ovd+2,x
+         lda ovw+1
+         sbc ovd+3,x
+         bcc ovbad
+ovjn     tya
+         clc
+         adc #$07
+         tay
+         cpy ovend
+         bne ovj
+         txa
+         clc
+         adc #$07
+         tax
+         cpx ovend
+         bne ovi
+         rts
+ovbad    ldy ovbeg
+         ldx ovd-1,y
+         jmp trap
+`
+	emitBody(out, body)
+	out.label("ovd")
+	out.bytes(mg.ovd)
+	out.label("ovdend")
 }
 
 func zpOrAbs(addr int) string {
@@ -250,10 +392,16 @@ ovlend   rts
 // checks, the ovl routine and its variables.
 func (p *program) entryCheckBytes() int {
 	l := p.img.labels
-	if _, ok := l["ovl"]; !ok {
+	n := 0
+	if _, ok := l["ovl"]; ok {
+		n += l["ovlend"] + 1 - l["ovl"] + l["ove2"] + 2 - l["ovt"]
+	}
+	if _, ok := l["ovchk"]; ok {
+		n += l["ovdend"] - l["ovchk"] + l["ovw"] + 2 - l["ovend"]
+	}
+	if n == 0 {
 		return 0
 	}
-	n := l["ovlend"] + 1 - l["ovl"] + l["ove2"] + 2 - l["ovt"]
 	for _, abi := range p.abis {
 		if abi.Body != "" {
 			n += l[abi.Body] - l[abi.Label] - entryBytes

@@ -5,6 +5,7 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -223,4 +224,88 @@ func paramPos(t *testing.T, file, fn, param string) string {
 	}
 	t.Fatalf("no parameter %s of %s in %s", param, fn, file)
 	return ""
+}
+
+// TestOverlapCheckForms: the entry check of the buffer rule, in the
+// speed form (inline, overlap.go's ovl) and the size form (ovchk and its
+// table), gives on 3,000 random placements of five arrays (slices of u8
+// and u16, fixed arrays, two written, empty ones included, starts near
+// each other) the rule's verdict computed here from the placement.
+func TestOverlapCheckForms(t *testing.T) {
+	src := `module ovf
+export fn g(a: []u8, b: mut []u8, c: [4]u8, d: mut []u16, e: [3]u32) effects trap {
+    if len(b) > 100 {
+        b[0] = c[0]
+    }
+}
+`
+	p, ds := driver.LoadSource("ovf.lw", []byte(src))
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	for _, opt := range []string{"speed", "size"} {
+		prog, err := build(p, backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, table := prog.img.labels["ovchk"]; table != (opt == "size") {
+			t.Fatalf("%s: the table form is used: %v", opt, table)
+		}
+		args := []lang.Value{bytesValue(nil), bytesValue(nil), bytesValue(make([]byte, 4)),
+			{IsArray: true, Elems: []uint64{}}, {IsArray: true, Elems: make([]uint64, 3)}}
+		per := []int{1, 1, 1, 2, 4}
+		fixed := []int{-1, -1, 4, -1, 3}
+		written := []bool{false, true, false, true, false}
+		rng := rand.New(rand.NewPCG(7, 9))
+		bad, good := 0, 0
+		for trial := 0; trial < 3000; trial++ {
+			m, abi, _, err := prog.setup("g", args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var start, size []int
+			k := 0
+			for _, pa := range abi.Params {
+				if pa.Ptr == 0 {
+					continue
+				}
+				at := 0x4000 + rng.IntN(48)
+				n := fixed[k]
+				if n < 0 {
+					n = rng.IntN(10)
+					if rng.IntN(8) == 0 {
+						n = 0
+					}
+					m.mem.StoreByte(uint16(pa.Len), byte(n))
+					m.mem.StoreByte(uint16(pa.Len+1), 0)
+				}
+				m.mem.StoreByte(uint16(pa.Ptr), byte(at))
+				m.mem.StoreByte(uint16(pa.Ptr+1), byte(at>>8))
+				start, size = append(start, at), append(size, n*per[k])
+				k++
+			}
+			want := false
+			for i := range start {
+				for j := i + 1; j < len(start); j++ {
+					p, n, q, k := start[i], size[i], start[j], size[j]
+					if (written[i] || written[j]) && n > 0 && k > 0 && p < q+k && q < p+n && (p != q || n != k) {
+						want = true
+					}
+				}
+			}
+			if _, err := m.call(prog.img.labels[abi.Label], nil); err != nil {
+				t.Fatal(err)
+			}
+			got := m.mem.LoadByte(uint16(prog.img.labels["trapid"])) != 0
+			if got != want {
+				t.Fatalf("%s: starts %x, bytes %v: trapped %v, the rule says %v", opt, start, size, got, want)
+			}
+			if want {
+				bad++
+			} else {
+				good++
+			}
+		}
+		t.Logf("%s: %d placements refused, %d accepted", opt, bad, good)
+	}
 }

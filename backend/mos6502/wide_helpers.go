@@ -7,7 +7,7 @@ import "fmt"
 // (AES over index tables: about 130 bytes instead of 830).
 func wideHelpers(out *asmBuf, mg *modgen) {
 	need := mg.need
-	mg.need = map[string]bool{"ovl": need["ovl"]}
+	mg.need = map[string]bool{"ovl": need["ovl"], "ovchk": need["ovchk"]}
 	helpers(out, mg)
 	mg.need = need
 	if need["clmul"] {
