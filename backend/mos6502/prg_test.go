@@ -111,10 +111,10 @@ func TestPRG(t *testing.T) {
 }
 
 // prgTimerOverhead is what the C64 program's cycle figure adds to the
-// call's: the CIA timer counts from the write cycle of the store that
-// starts it to the write cycle of the one that stops it, so the figure
-// takes in the lda #0 and sta $dd0e after the call's RTS and nothing of
-// the JSR before it but the start store's last cycle: 6 cycles.
+// call's (JSR to RTS): the timer, as cia2 models it, counts from the
+// write cycle of the store that starts it to that of the store that stops
+// it, so it also counts the lda #0 (2 cycles) and sta $dd0e (4) after the
+// RTS: 6 cycles.
 const prgTimerOverhead = 6
 
 // prgRun is what runPRG saw: the printed cycle figure, and the badlines

@@ -102,6 +102,9 @@ Flags:
   --card C       jcvm: card profile of the cost model: jcop4 (default), jcop3, jcop41, jcop31
   --storage S    jcvm: force a storage layout (the cost model's calibration variants)
   --opt O        mos6502: speed (default) or size
+  --timing T     run, bench on mos6502: ideal (default), c64 (VIC-II badlines, screen on)
+                 or c64-blank (screen off, as the --emit prg driver times its hash)
+  --max-cycles N run, bench on mos6502: stop a call after N cycles (default 400000000)
   --stats        run, bench: print the target's measurements of a call to stderr as key=value lines
 
 Arguments of run (NAME=VALUE):
