@@ -7,8 +7,8 @@
 //	    [-window 100ms] [-node auto|none|PATH]
 //
 // Everything is timed on the wall clock. A round measures every
-// implementation of a row in turn (lowentc --hw auto, --hw none, Go,
-// OpenSSL, Node, Go purego), row after row; each implementation's figure
+// implementation of a row in turn (lowentc --hw auto, OpenSSL, Node, Go,
+// lowentc --hw none, Go purego; reversed on odd rounds), row after row; each implementation's figure
 // for a round is the best of three windows (the lowentc driver's rule:
 // calls double until a window lasts -window; openssl speed: three
 // one-second runs). Each cell is the median of the rounds and their range.
@@ -329,7 +329,14 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 		fmt.Fprintf(os.Stderr, "speedtable: round %d/%d (load %s)\n", round+1, rounds, loadavg())
 		for _, n := range sizes {
 			for r, a := range as {
-				for c, im := range impls {
+				for k := range impls {
+					// Odd rounds run the row's implementations in reverse
+					// order, so none is always first after a switch.
+					c := k
+					if round%2 == 1 {
+						c = len(impls) - 1 - k
+					}
+					im := impls[c]
 					v, ok, err := im.measure(a, n)
 					if err != nil {
 						return fmt.Errorf("%s, %s, %d bytes: %v", im.name, a.name, n, err)
