@@ -8,10 +8,11 @@
 //
 // Everything is timed on the wall clock. A round measures every
 // implementation of a row in turn (lowentc --hw auto, OpenSSL, Node, Go,
-// lowentc --hw none, Go purego; reversed on odd rounds), row after row; each implementation's figure
-// for a round is the best of three windows (the lowentc driver's rule:
-// calls double until a window lasts -window; openssl speed: three
-// one-second runs). Each cell is the median of the rounds and their range.
+// lowentc --hw none, Go purego; reversed on odd rounds), row after row.
+// Each implementation's figure for a round is the best of three windows
+// (the lowentc driver's rule: calls double until a window lasts -window;
+// openssl speed: three one-second runs). Each cell is the median of the
+// rounds and their range.
 package main
 
 import (
