@@ -47,16 +47,17 @@ func readCPU() (string, []string) {
 const addChainLen = 16
 
 // measureClock estimates the core clock in GHz: addChain runs a chain of
-// dependent one-cycle adds, so cycles = adds; the fastest of several
-// ~20 ms runs on the wall clock counts (a run that lost the CPU is slower,
-// never faster).
+// dependent one-cycle adds, so cycles = adds. The fastest of many ~1 ms
+// runs on the wall clock counts: a run that lost the CPU is slower, never
+// faster, and short runs are likely to find a quiet moment on a busy
+// machine.
 func measureClock() float64 {
 	if runtime.GOARCH != "amd64" {
 		return 0
 	}
-	const iters = 2_000_000
+	const iters = 250_000
 	best := 0.0
-	for i := 0; i < 9; i++ {
+	for i := 0; i < 300; i++ {
 		t0 := time.Now()
 		addChain(iters)
 		dt := time.Since(t0).Seconds()
