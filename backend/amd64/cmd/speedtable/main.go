@@ -1,18 +1,21 @@
-// Command speedtable measures lowentc's amd64 code against OpenSSL and Go
-// at one message size, side by side in one run, and prints a table:
+// Command speedtable measures lowentc's amd64 code against OpenSSL (the
+// system's openssl command and the OpenSSL bundled in a Node.js binary), Go
+// and Go's portable code, side by side in one run, and prints one Markdown
+// table per message size:
 //
-//	go run ./backend/amd64/cmd/speedtable [-size 16384] [-rounds 3]
+//	go run ./backend/amd64/cmd/speedtable [-sizes 64,1k,16k,1m] [-rounds 5]
+//	    [-window 100ms] [-node auto|none|PATH]
 //
-// Every figure is MB/s (10^6 bytes per second), the best of -rounds rounds
-// in which each implementation is measured in turn. lowentc runs natively
-// through the amd64 runner (--hw auto and --hw none); OpenSSL through
-// `openssl speed -evp ALG -bytes SIZE -seconds 1`; Go in this process
-// (crypto/aes, crypto/cipher, crypto/sha256, x/crypto/blake2b), and Go's
-// portable code by rerunning this command with -tags purego -go-only.
+// Everything is timed on the wall clock. A round measures every
+// implementation of a row in turn (lowentc --hw auto, OpenSSL, Node, Go,
+// lowentc --hw none, Go purego; reversed on odd rounds), row after row.
+// Each implementation's figure for a round is the best of three windows
+// (the lowentc driver's rule: calls double until a window lasts -window;
+// openssl speed: three one-second runs). Each cell is the median of the
+// rounds and their range.
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
@@ -21,6 +24,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -33,14 +38,15 @@ import (
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
-// alg is one measured algorithm.
+// alg is one measured algorithm (one row).
 type alg struct {
-	name    string
-	module  string // stdlib module and export
-	export  string
-	args    func(data []byte) []lang.Value
-	openssl string // openssl speed -evp name ("" for none)
-	goFn    func(data []byte) func()
+	id     string // short name: openssl and node arguments, -go-only -alg
+	name   string
+	module string // stdlib module and export
+	export string
+	args   func(data []byte) []lang.Value
+	goFn   func(data []byte) func()
+	note   string // what one call of each implementation does
 }
 
 func bytesVal(b []byte) lang.Value { return golden.Bytes(b) }
@@ -54,116 +60,188 @@ func algs() []alg {
 		return g
 	}
 	return []alg{
-		{"AES-128-GCM seal", "gcm", "aes128_gcm_seal",
+		{"gcm", "AES-128-GCM seal", "gcm", "aes128_gcm_seal",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key16), bytesVal(make([]byte, 12)), bytesVal(nil), bytesVal(d),
 					bytesVal(make([]byte, len(d))), bytesVal(make([]byte, 16))}
-			}, "aes-128-gcm",
+			},
 			func(d []byte) func() {
 				g, nonce, out := gcm(), make([]byte, 12), make([]byte, 0, len(d)+16)
 				return func() { g.Seal(out[:0], nonce, d, nil) }
-			}},
-		{"AES-128-CTR", "aes", "aes128_ctr",
+			},
+			"lowentc: key schedule + H + seal + tag per call; OpenSSL CLI (-aead): IV + 13 B AAD + encrypt + tag per call, key set once; " +
+				"Node: streaming update() on one cipher object (no IV, tag or final per call; each update() allocates its output); Go: Seal, key set once"},
+		{"ctr", "AES-128-CTR", "aes", "aes128_ctr",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key16), bytesVal(make([]byte, 16)), bytesVal(d), bytesVal(make([]byte, len(d)))}
-			}, "aes-128-ctr",
+			},
 			func(d []byte) func() {
 				b, _ := aes.NewCipher(key16)
 				iv, out := make([]byte, 16), make([]byte, len(d))
 				return func() { cipher.NewCTR(b, iv).XORKeyStream(out, d) }
-			}},
-		{"GHASH (GCM over AAD only)", "ghash", "ghash",
+			},
+			"lowentc: key schedule + CTR per call; OpenSSL CLI and Node: streaming update(), key set once (Node's allocates its output per call); " +
+				"Go: NewCTR + XORKeyStream, key set once"},
+		{"ghash", "GHASH", "ghash", "ghash",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key16), bytesVal(d), bytesVal(make([]byte, 16))}
-			}, "",
+			},
 			func(d []byte) func() {
 				g, nonce, out := gcm(), make([]byte, 12), make([]byte, 0, 16)
 				return func() { g.Seal(out[:0], nonce, nil, d) }
-			}},
-		{"SHA-256", "sha256", "sha256",
+			},
+			"lowentc: GHASH_H(data) from H per call; OpenSSL CLI: `openssl speed ghash` (gcm_ghash over the buffer, H table set once); " +
+				"Go: GCM seal of an empty message with the data as AAD, key set once; " +
+				"Node: one-shot GCM with the data as AAD only (key schedule + H + GHASH + tag per call)"},
+		{"sha256", "SHA-256", "sha256", "sha256",
 			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 32))} },
-			"sha256",
-			func(d []byte) func() { return func() { sha256.Sum256(d) } }},
-		{"BLAKE2b-512", "blake2b", "blake2b",
+			func(d []byte) func() { return func() { sha256.Sum256(d) } },
+			"lowentc, OpenSSL CLI, Go: one digest per call; Node: streaming update() on one hash object"},
+		{"blake2b", "BLAKE2b-512", "blake2b", "blake2b",
 			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 64))} },
-			"blake2b512",
-			func(d []byte) func() { return func() { blake2b.Sum512(d) } }},
+			func(d []byte) func() { return func() { blake2b.Sum512(d) } },
+			"lowentc, OpenSSL CLI (blake2b512), Go: one digest per call; Node: streaming update() on one blake2b512 object"},
 	}
 }
 
-// goSpeed times f for about dur and returns MB/s for n bytes per call.
-func goSpeed(f func(), n int, dur time.Duration) float64 {
+// windows is the lowentc driver's timing rule in Go: three times, calls
+// double until a window lasts at least w; the best window's rate in MB/s
+// for n bytes per call.
+func windows(f func(), n int, w time.Duration) float64 {
 	best := 0.0
-	for round := 0; round < 2; round++ {
-		calls := 0
-		start := time.Now()
-		for time.Since(start) < dur/2 {
-			f()
-			calls++
-		}
-		mbs := float64(n) * float64(calls) / time.Since(start).Seconds() / 1e6
-		if mbs > best {
-			best = mbs
+	for round := 0; round < 3; round++ {
+		for calls := 1; ; calls *= 2 {
+			t0 := time.Now()
+			for i := 0; i < calls; i++ {
+				f()
+			}
+			dt := time.Since(t0)
+			if dt >= w {
+				best = max(best, float64(n)*float64(calls)/dt.Seconds()/1e6)
+				break
+			}
 		}
 	}
 	return best
 }
 
-// opensslSpeed runs openssl speed and returns MB/s.
-func opensslSpeed(name string, size int) (float64, error) {
-	out, err := exec.Command("openssl", "speed", "-evp", name, "-bytes", strconv.Itoa(size), "-seconds", "1").Output()
-	if err != nil {
-		return 0, fmt.Errorf("openssl speed -evp %s: %v", name, err)
-	}
-	// The figure is the last field of the last line, in 1000s of bytes
-	// per second: "AES-128-GCM    6392345.03k".
-	fig := -1.0
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) >= 2 && strings.HasSuffix(f[len(f)-1], "k") {
-			if k, err := strconv.ParseFloat(strings.TrimSuffix(f[len(f)-1], "k"), 64); err == nil {
-				fig = k * 1000 / 1e6
-			}
-		}
-	}
-	if fig >= 0 {
-		return fig, nil
-	}
-	return 0, fmt.Errorf("openssl speed -evp %s: no figure in\n%s", name, out)
-}
-
-func main() {
-	size := flag.Int("size", 16384, "message size in bytes")
-	rounds := flag.Int("rounds", 3, "rounds of side-by-side measurement")
-	goOnly := flag.Bool("go-only", false, "print only Go's figures (used with -tags purego)")
-	flag.Parse()
-	data := make([]byte, *size)
+func testData(n int) []byte {
+	data := make([]byte, n)
 	for i := range data {
 		data[i] = byte(i * 7)
 	}
-	as := algs()
-	if *goOnly {
-		for _, a := range as {
-			fmt.Printf("%s\t%.1f\n", a.name, goSpeed(a.goFn(data), *size, 400*time.Millisecond))
+	return data
+}
+
+func findAlg(id string) (alg, bool) {
+	for _, a := range algs() {
+		if a.id == id {
+			return a, true
 		}
+	}
+	return alg{}, false
+}
+
+func main() {
+	sizesFlag := flag.String("sizes", "64,1k,16k,1m", "message sizes, comma-separated (bytes, or k/m suffix for KiB/MiB)")
+	size := flag.Int("size", 0, "one message size in bytes (overrides -sizes)")
+	rounds := flag.Int("rounds", 5, "alternating rounds; cells are the median and range of the rounds")
+	window := flag.Duration("window", 100*time.Millisecond, "minimum length of a timing window (lowentc, Go, Node)")
+	nodeFlag := flag.String("node", "auto", "Node.js binary for the OpenSSL 3.5 peer: a path, auto (fetch "+nodePackage+" into the user cache) or none")
+	only := flag.String("algs", "", "only these rows, comma-separated ids (gcm,ctr,ghash,sha256,blake2b)")
+	goOnly := flag.Bool("go-only", false, "print one Go figure for -alg at -size (used by the purego build)")
+	goAlg := flag.String("alg", "", "the row id for -go-only")
+	flag.Parse()
+	if *goOnly {
+		a, ok := findAlg(*goAlg)
+		if !ok || *size <= 0 {
+			fmt.Fprintln(os.Stderr, "speedtable: -go-only needs -alg ID and -size N")
+			os.Exit(2)
+		}
+		fmt.Printf("%.3f\n", windows(a.goFn(testData(*size)), *size, *window))
 		return
 	}
-	if err := run(as, data, *rounds); err != nil {
+	sizes, err := parseSizes(*sizesFlag)
+	if *size > 0 {
+		sizes, err = []int{*size}, nil
+	}
+	if err != nil || *rounds < 1 || *window <= 0 {
+		if err == nil {
+			err = fmt.Errorf("-rounds must be ≥ 1 and -window > 0")
+		}
+		fmt.Fprintln(os.Stderr, "speedtable:", err)
+		os.Exit(2)
+	}
+	as := algs()
+	if *only != "" {
+		as = nil
+		for _, id := range strings.Split(*only, ",") {
+			a, ok := findAlg(strings.TrimSpace(id))
+			if !ok {
+				fmt.Fprintf(os.Stderr, "speedtable: no row %q\n", id)
+				os.Exit(2)
+			}
+			as = append(as, a)
+		}
+	}
+	if err := run(as, sizes, *rounds, *window, *nodeFlag); err != nil {
 		fmt.Fprintln(os.Stderr, "speedtable:", err)
 		os.Exit(1)
 	}
 }
 
-type row struct{ auto, none, ossl, gov, pure float64 }
-
-func maxf(a *float64, b float64) {
-	if b > *a {
-		*a = b
-	}
+// impl is one column: how it measures a row at a size. ok is false when
+// the implementation has no figure for that row or size.
+type impl struct {
+	column
+	measure func(a alg, size int) (v float64, ok bool, err error)
 }
 
-func run(as []alg, data []byte, rounds int) error {
+// nodeMinSize is the smallest size measured through Node: below 16 KiB
+// its per-call overhead (~1–2 µs) is all one would see.
+const nodeMinSize = 16 << 10
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag string) error {
+	// Set-up: the peers, their versions, the lowentc runners.
+	model, exts := readCPU()
+	ghz := measureClock()
+	osslVer, err := opensslVersion()
+	if err != nil {
+		return fmt.Errorf("openssl version: %v", err)
+	}
+	var nodeBin, nodeVer, nodeSSL string
+	nodeBin, err = findNode(nodeFlag)
+	if err == nil {
+		nodeVer, nodeSSL, err = nodeVersions(nodeBin)
+	}
+	nodeNotice := ""
+	if err != nil {
+		nodeBin = ""
+		nodeNotice = fmt.Sprintf("NOTICE: no Node.js/OpenSSL 3.5 column: %v", err)
+		fmt.Fprintln(os.Stderr, "speedtable:", nodeNotice)
+	}
+	tmp, err := os.MkdirTemp("", "speedtable")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	pureBin := filepath.Join(tmp, "speedtable-purego")
+	if out, err := exec.Command("go", "build", "-tags", "purego", "-o", pureBin,
+		"github.com/lowent/lowentc/backend/amd64/cmd/speedtable").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build -tags purego (run speedtable inside the repository): %v\n%s", err, out)
+	}
 	runners := map[string]*amd64.Runner{}
 	progs := map[string]*lang.Program{}
 	for _, a := range as {
@@ -181,69 +259,120 @@ func run(as []alg, data []byte, rounds int) error {
 			runners[a.module+"/"+hw] = r
 		}
 	}
-	rows := make([]row, len(as))
-	n := len(data)
-	for round := 0; round < rounds; round++ {
-		for i, a := range as {
-			fn := progs[a.module].Export(a.export)
-			for _, hw := range []string{"auto", "none"} {
-				c, err := runners[a.module+"/"+hw].MeasureFor(fn, a.args(data), 100e6)
-				if err != nil {
-					return err
-				}
-				mbs := float64(n) / c.Seconds / 1e6
-				if hw == "auto" {
-					maxf(&rows[i].auto, mbs)
-				} else {
-					maxf(&rows[i].none, mbs)
-				}
+	data := map[int][]byte{}
+	for _, n := range sizes {
+		data[n] = testData(n)
+	}
+	lowentc := func(hw string) func(a alg, n int) (float64, bool, error) {
+		return func(a alg, n int) (float64, bool, error) {
+			c, err := runners[a.module+"/"+hw].MeasureFor(progs[a.module].Export(a.export), a.args(data[n]), uint64(window.Nanoseconds()))
+			if err != nil {
+				return 0, false, err
 			}
-			maxf(&rows[i].gov, goSpeed(a.goFn(data), n, 300*time.Millisecond))
-			if a.openssl != "" {
-				v, err := opensslSpeed(a.openssl, n)
-				if err != nil {
-					return err
-				}
-				maxf(&rows[i].ossl, v)
-			}
-		}
-		pure, err := purego(n)
-		if err != nil {
-			return err
-		}
-		for i, a := range as {
-			maxf(&rows[i].pure, pure[a.name])
+			return float64(n) / c.Seconds / 1e6, true, nil
 		}
 	}
-	fmt.Printf("%d-byte messages, MB/s (best of %d alternating rounds)\n\n", n, rounds)
-	fmt.Println("| algorithm | lowentc --hw auto | OpenSSL | Go | auto/OpenSSL | auto/Go | lowentc --hw none | Go purego | none/purego |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for i, a := range as {
-		r := rows[i]
-		ossl, ratio := "–", "–"
-		if r.ossl > 0 {
-			ossl, ratio = fmt.Sprintf("%.0f", r.ossl), fmt.Sprintf("%.2f×", r.auto/r.ossl)
-		}
-		fmt.Printf("| %s | %.0f | %s | %.0f | %s | %.2f× | %.0f | %.0f | %.2f× |\n", a.name, r.auto, ossl, r.gov, ratio,
-			r.auto/r.gov, r.none, r.pure, r.none/r.pure)
+	sslShort := strings.Join(strings.Fields(osslVer)[:min(2, len(strings.Fields(osslVer)))], " ")
+	impls := []impl{
+		{column{"lowentc auto, one-shot", "auto", true}, lowentc("auto")},
+		{column{sslShort + " CLI", "auto", false}, func(a alg, n int) (float64, bool, error) {
+			v, err := opensslSpeed(a.id, n)
+			return v, err == nil, err
+		}},
 	}
-	return nil
-}
+	if nodeBin != "" {
+		impls = append(impls, impl{column{"OpenSSL " + nodeSSL + " (Node)", "auto", false}, func(a alg, n int) (float64, bool, error) {
+			if n < nodeMinSize {
+				return 0, false, nil
+			}
+			v, err := nodeSpeed(nodeBin, a.id, n, window)
+			return v, err == nil, err
+		}})
+	}
+	impls = append(impls,
+		impl{column{"Go", "auto", false}, func(a alg, n int) (float64, bool, error) {
+			return windows(a.goFn(data[n]), n, window), true, nil
+		}},
+		impl{column{"lowentc none, one-shot", "none", true}, lowentc("none")},
+		impl{column{"Go purego", "none", false}, func(a alg, n int) (float64, bool, error) {
+			out, err := exec.Command(pureBin, "-go-only", "-alg", a.id, "-size", strconv.Itoa(n), "-window", window.String()).Output()
+			if err != nil {
+				return 0, false, fmt.Errorf("purego %s: %v", a.id, err)
+			}
+			v, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+			return v, err == nil, err
+		}},
+	)
 
-// purego reruns this command's Go measurements built with -tags purego.
-func purego(size int) (map[string]float64, error) {
-	out, err := exec.Command("go", "run", "-tags", "purego", "./backend/amd64/cmd/speedtable",
-		"-go-only", "-size", strconv.Itoa(size)).Output()
-	if err != nil {
-		return nil, fmt.Errorf("go run -tags purego (run speedtable from the repository root): %v", err)
+	fmt.Printf("CPU: %s (%s), %d logical CPUs; core clock measured %.2f GHz (dependent adds, wall clock)\n",
+		model, strings.Join(exts, " "), runtime.NumCPU(), ghz)
+	fmt.Printf("Peers: %s; Go %s (and -tags purego)", osslVer, runtime.Version())
+	if nodeBin != "" {
+		fmt.Printf("; Node %s with OpenSSL %s (%s)", nodeVer, nodeSSL, nodeBin)
 	}
-	m := map[string]float64{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) == 2 {
-			v, _ := strconv.ParseFloat(f[1], 64)
-			m[f[0]] = v
+	fmt.Println()
+	if nodeNotice != "" {
+		fmt.Println(nodeNotice)
+	}
+	fmt.Printf("Load average at start: %s\n", loadavg())
+	start := time.Now()
+
+	// samples[size][row][column]
+	samples := map[int][][][]float64{}
+	for _, n := range sizes {
+		s := make([][][]float64, len(as))
+		for r := range s {
+			s[r] = make([][]float64, len(impls))
+		}
+		samples[n] = s
+	}
+	for round := 0; round < rounds; round++ {
+		fmt.Fprintf(os.Stderr, "speedtable: round %d/%d (load %s)\n", round+1, rounds, loadavg())
+		for _, n := range sizes {
+			for r, a := range as {
+				for k := range impls {
+					// Odd rounds run the row's implementations in reverse
+					// order, so none is always first after a switch.
+					c := k
+					if round%2 == 1 {
+						c = len(impls) - 1 - k
+					}
+					im := impls[c]
+					v, ok, err := im.measure(a, n)
+					if err != nil {
+						return fmt.Errorf("%s, %s, %d bytes: %v", im.name, a.name, n, err)
+					}
+					if ok {
+						samples[n][r][c] = append(samples[n][r][c], v)
+					}
+				}
+			}
 		}
 	}
-	return m, nil
+	fmt.Printf("Load average at end: %s (%s for %d rounds)\n", loadavg(), time.Since(start).Round(time.Second), rounds)
+	cols := make([]column, len(impls))
+	for i, im := range impls {
+		cols[i] = im.column
+	}
+	names := make([]string, len(as))
+	for i, a := range as {
+		names[i] = a.name
+	}
+	var out bytes.Buffer
+	for _, n := range sizes {
+		fmt.Fprintf(&out, "\n### %s messages: MB/s, median (min–max) of %d rounds\n\n", sizeName(n), rounds)
+		out.WriteString(formatTable(names, cols, samples[n], ghz))
+		if nodeBin != "" && n < 1<<20 && n >= nodeMinSize {
+			fmt.Fprintf(&out, "\nNode at %s: one JavaScript call per %s, so its ~1–2 µs call overhead weighs; read that column as call-bound.\n", sizeName(n), sizeName(n))
+		}
+	}
+	out.WriteString("\nOne-shot: each lowentc call does its own key schedule (no key context is kept between calls).\n")
+	out.WriteString("c/B: cycles per byte at the measured core clock, from the median.\n")
+	out.WriteString("Per round, each figure is the best of three windows: lowentc, Go and Node: calls double until a window lasts ≥ " +
+		window.String() + "; OpenSSL CLI: three `openssl speed -elapsed -seconds 1` runs.\n")
+	for _, a := range as {
+		fmt.Fprintf(&out, "%s: %s.\n", a.name, a.note)
+	}
+	fmt.Print(out.String())
+	return nil
 }
