@@ -18,13 +18,16 @@ import (
 //	int lowentc_MODULE_FN(params..., results...)
 //
 // A scalar parameter is passed by value (bool as a uint8_t 0 or 1), a
-// fixed array as a pointer to its first element, a slice as a pointer and
-// a size_t element count. Each result comes back through a pointer
-// parameter after the others (an array result through a pointer to its
-// first element). The return value is the status: 0 success, 1 the
-// arguments break the export's `requires` (or a slice is longer than
-// 2^32-1 elements, or buffers overlap without being the same: entry),
-// 2 and above a run-time check failed (a trap; the number says which).
+// fixed array as a pointer to its first element (declared in the header
+// as `T name[LOWENTC_STATIC N]`, so a C99 compiler knows its size), a
+// slice as a pointer and a size_t element count. Each result comes back
+// through a pointer parameter after the others (an array result through a
+// pointer to its first element). The return value is the status: 0
+// success, 1 the arguments break the export's `requires` (or a slice is
+// longer than 2^32-1 elements, or buffers overlap without being the same,
+// or a pointer is NULL where the call would read or write through it:
+// entry), 2 and above a run-time check failed (a trap; the number says
+// which).
 
 // Status codes.
 const (
@@ -38,6 +41,18 @@ type abiParam struct {
 	name  string
 	ctype string
 	typ   types.Type
+	n     int // a fixed array's element count: declared name[LOWENTC_STATIC n]
+}
+
+// decl is p as the header declares it.
+func (p abiParam) decl() string {
+	if p.n > 0 {
+		return fmt.Sprintf("%s %s[LOWENTC_STATIC %d]", strings.TrimSuffix(p.ctype, " *"), p.name, p.n)
+	}
+	if strings.HasSuffix(p.ctype, "*") {
+		return p.ctype + p.name
+	}
+	return p.ctype + " " + p.name
 }
 
 type abiSig struct{ params []abiParam }
@@ -65,12 +80,12 @@ func abiOf(f *ir.Function) abiSig {
 		st := storageType(p.Type)
 		switch {
 		case !p.Array:
-			s.params = append(s.params, abiParam{p.Name, ctype(p.Type), st})
+			s.params = append(s.params, abiParam{p.Name, ctype(p.Type), st, 0})
 		case p.Slice:
-			s.params = append(s.params, abiParam{p.Name, constPtr(p) + ctype(p.Type) + " *", types.NewPointer(st)},
-				abiParam{p.Name + "_len", "size_t", types.I64})
+			s.params = append(s.params, abiParam{p.Name, constPtr(p) + ctype(p.Type) + " *", types.NewPointer(st), 0},
+				abiParam{p.Name + "_len", "size_t", types.I64, 0})
 		default:
-			s.params = append(s.params, abiParam{p.Name, constPtr(p) + ctype(p.Type) + " *", types.NewPointer(st)})
+			s.params = append(s.params, abiParam{p.Name, constPtr(p) + ctype(p.Type) + " *", types.NewPointer(st), p.Len})
 		}
 	}
 	for i, r := range f.Sig.Results {
@@ -78,7 +93,11 @@ func abiOf(f *ir.Function) abiSig {
 		if len(f.Sig.Results) > 1 {
 			name = fmt.Sprintf("ret%d", i)
 		}
-		s.params = append(s.params, abiParam{name, ctype(r.Type) + " *", types.NewPointer(storageType(r.Type))})
+		n := 0
+		if r.Array {
+			n = r.Len
+		}
+		s.params = append(s.params, abiParam{name, ctype(r.Type) + " *", types.NewPointer(storageType(r.Type)), n})
 	}
 	// A Lowent name may be a C or C++ keyword or a type of the header
 	// (int, new, size_t), or meet a generated name (a parameter ret, or
@@ -229,15 +248,28 @@ func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
 	fmt.Fprintf(&b, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n", guard, guard)
 	b.WriteString("#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n")
 	b.WriteString("/* Status of every call: 0 success; 1 (LOWENTC_FAULT) the arguments break\n")
-	b.WriteString("   the function's requires, or a buffer it writes overlaps another array\n")
-	b.WriteString("   argument without being the very same buffer (checked before anything\n")
-	b.WriteString("   is written; nothing was); 2 and above a run-time check failed (a trap;\n")
-	b.WriteString("   listed below). Results are stored only on success; after a trap, mut\n")
-	b.WriteString("   buffers may hold partial output. */\n")
+	b.WriteString("   the function's contract: its requires, or a buffer it writes overlaps\n")
+	b.WriteString("   another array argument without being the very same buffer, or a\n")
+	b.WriteString("   pointer is NULL where there is something to read or write (a fixed-size\n")
+	b.WriteString("   array, a result, a slice whose length is not 0; a NULL slice of length\n")
+	b.WriteString("   0 is fine). All of these are checked before anything is written;\n")
+	b.WriteString("   nothing was. 2 and above a run-time check failed (a trap; listed\n")
+	b.WriteString("   below). Results are stored only on success; after a trap, mut buffers\n")
+	b.WriteString("   may hold partial output. */\n")
 	b.WriteString("#ifndef LOWENTC_OK\n#define LOWENTC_OK 0\n#define LOWENTC_FAULT 1\n#endif\n")
 	for i, c := range traps.infos {
 		fmt.Fprintf(&b, "/* %d: %s: %s */\n", firstTrap+i, c.Pos, c.Msg)
 	}
+	b.WriteString("\n")
+	b.WriteString("/* A fixed-size array is declared with its element count, T name[static N]\n")
+	b.WriteString("   in C99 and later, so the compiler can check a call's array is that\n")
+	b.WriteString("   large (gcc -Wall: -Wstringop-overread, -Wstringop-overflow); in C++ and\n")
+	b.WriteString("   older C it is T name[N], the same pointer. static also says the pointer\n")
+	b.WriteString("   is not NULL (gcc warns about a NULL constant there); a NULL pointer\n")
+	b.WriteString("   that gets through still returns LOWENTC_FAULT. */\n")
+	b.WriteString("#ifndef LOWENTC_STATIC\n")
+	b.WriteString("#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L && !defined(__cplusplus) && !defined(_MSC_VER)\n")
+	b.WriteString("#define LOWENTC_STATIC static\n#else\n#define LOWENTC_STATIC\n#endif\n#endif\n")
 	b.WriteString("\n")
 	for _, f := range m.Funcs {
 		if !f.Export {
@@ -246,11 +278,7 @@ func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
 		sig := abiOf(f)
 		var ps []string
 		for _, p := range sig.params {
-			if strings.HasSuffix(p.ctype, "*") {
-				ps = append(ps, p.ctype+p.name)
-			} else {
-				ps = append(ps, p.ctype+" "+p.name)
-			}
+			ps = append(ps, p.decl())
 		}
 		decl := strings.Join(ps, ", ")
 		if decl == "" {
@@ -261,9 +289,11 @@ func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
 	if len(hw.variants) > 1 {
 		b.WriteString("\n/* --hw auto: the CPU level in use (0 computed, 1 AES-NI + PCLMULQDQ,\n")
 		b.WriteString("   2 the same with AVX2, VAES, VPCLMULQDQ, 3 with AVX-512), the flags in\n")
-		b.WriteString("   use (0x100: the SHA extensions), and a way to lower them: force_level(n)\n")
-		b.WriteString("   keeps the smaller level and a flag of n only if the CPU has it too, and\n")
-		b.WriteString("   returns the level and flags in effect. */\n")
+		b.WriteString("   use (0x100: the SHA extensions), and a way to lower them: force_level(n),\n")
+		b.WriteString("   n a level 0-3 optionally with the flag 0x100, keeps the smaller level\n")
+		b.WriteString("   and the flag only if the CPU has it too, and returns the level and flags\n")
+		b.WriteString("   in effect; any other n (a negative one, a level above 3, another bit)\n")
+		b.WriteString("   returns -1 and changes nothing. */\n")
 		fmt.Fprintf(&b, "int %s(void);\n", SymbolName(m.Name, "cpu_level"))
 		fmt.Fprintf(&b, "int %s(void);\n", SymbolName(m.Name, "cpu_flags"))
 		fmt.Fprintf(&b, "int %s(int level);\n", SymbolName(m.Name, "force_level"))
@@ -272,12 +302,13 @@ func header(m *ir.Module, traps *trapTable, hw hwConfig) string {
 	return b.String()
 }
 
-// entry emits the public C function name of export f: it refuses buffers
-// that overlap without being the same buffer (docs/language.md, "Exported
-// functions": every array a call writes, a mut parameter or an array
-// result, against every other array) with StatusFault before anything is
-// written, calls the kernel, and reports a failed requires clause (the
-// kernel's negative status) as StatusFault.
+// entry emits the public C function name of export f: it refuses a NULL
+// pointer to one or more elements, and buffers that overlap without being
+// the same buffer (docs/language.md, "Exported functions": every array a
+// call writes, a mut parameter or an array result, against every other
+// array), with StatusFault before anything is written, calls the kernel,
+// and reports a failed requires clause (the kernel's negative status) as
+// StatusFault.
 func (g *modGen) entry(f *ir.Function, name string, kernel *llir.Func) {
 	var ps []*llir.Param
 	var args []value.Value
@@ -295,8 +326,21 @@ func (g *modGen) entry(f *ir.Function, name string, kernel *llir.Func) {
 		written bool
 	}
 	var spans []span
+	var bad value.Value = constant.False
+	// A NULL pointer with elements behind it (a fixed array, a result, a
+	// slice of non-zero length) is refused like a broken requires.
+	null := func(ptr value.Value, n value.Value) {
+		var isNull value.Value = b.NewICmp(enum.IPredEQ, ptr, constant.NewNull(ptr.Type().(*types.PointerType)))
+		if c, ok := n.(*constant.Int); !ok {
+			isNull = b.NewAnd(isNull, b.NewICmp(enum.IPredNE, n, constant.NewInt(types.I64, 0)))
+		} else if c.X.Sign() == 0 {
+			return
+		}
+		bad = b.NewOr(bad, isNull)
+	}
 	li := 0
 	add := func(ptr value.Value, n value.Value, es int64, written bool) {
+		null(ptr, n)
 		lo := b.NewPtrToInt(ptr, types.I64)
 		hi := b.NewAdd(lo, b.NewMul(n, constant.NewInt(types.I64, es)))
 		spans = append(spans, span{lo, hi, written})
@@ -318,10 +362,11 @@ func (g *modGen) entry(f *ir.Function, name string, kernel *llir.Func) {
 	for _, r := range f.Sig.Results {
 		if r.Array {
 			add(ps[li], constant.NewInt(types.I64, int64(r.Len)), int64(storageType(r.Type).BitSize/8), true)
+		} else {
+			null(ps[li], constant.NewInt(types.I64, 1))
 		}
 		li++
 	}
-	var bad value.Value = constant.False
 	for i := range spans {
 		for j := range spans {
 			x, y := spans[i], spans[j]

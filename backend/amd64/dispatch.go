@@ -22,7 +22,9 @@ var cpuidResult = types.NewStruct(types.I32, types.I32, types.I32, types.I32)
 // auto picks; 0-3 as before the flags existed), lowentc_MODULE_cpu_flags(void),
 // the flags alone, and lowentc_MODULE_force_level(n), which lowers the
 // level to min(n, detected), keeps a flag only when n has it too, and
-// returns the level and flags in effect (the tests run every variant so).
+// returns the level and flags in effect (the tests run every variant so);
+// an n that is not a level 0-3 with or without levelSHA returns -1 and
+// changes nothing.
 func (g *modGen) cpuLevelFunc() *llir.Func {
 	const name = "cpu"
 	if f, ok := g.decls[name]; ok {
@@ -59,7 +61,14 @@ func (g *modGen) cpuLevelFunc() *llir.Func {
 	n := llir.NewParam("n", types.I32)
 	force := g.out.NewFunc(SymbolName(g.m.Name, "force_level"), types.I32, n)
 	force.FuncAttrs = append(force.FuncAttrs, enum.FuncAttrNoUnwind)
-	b := force.NewBlock("entry")
+	check, b, reject := force.NewBlock("entry"), force.NewBlock("force"), force.NewBlock("reject")
+	// n is a level 0-3, optionally with levelSHA; anything else (a
+	// negative n, a level above 3, another bit) returns -1 and leaves the
+	// level in effect alone.
+	valid := check.NewICmp(enum.IPredULE, check.NewAnd(n, constant.NewInt(types.I32, ^int64(levelSHA))),
+		constant.NewInt(types.I32, levelAVX512))
+	check.NewCondBr(valid, b, reject)
+	reject.NewRet(constant.NewInt(types.I32, -1))
 	real := b.NewCall(detect)
 	// The level part is the smaller of the two; a flag stays only when
 	// both have it.

@@ -32,7 +32,7 @@ export fn f(msg: []u8, msg_len: u32, ret: u8) -> u32 effects none {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"uint8_t int_,", "uint8_t *char_,", "uint16_t size_t_,", "uint32_t msg_len_,", "uint32_t *ret_)"} {
+	for _, want := range []string{"uint8_t int_,", "uint8_t char_[LOWENTC_STATIC 4],", "uint16_t size_t_,", "uint32_t msg_len_,", "uint32_t *ret_)"} {
 		if !strings.Contains(string(h), want) {
 			t.Errorf("header lacks %q:\n%s", want, h)
 		}

@@ -322,6 +322,9 @@ func (r *Runner) ForceLevel(n int) (int, error) {
 	if err := binary.Read(r.out, binary.LittleEndian, &lvl); err != nil {
 		return 0, r.crashed(err)
 	}
+	if lvl < 0 {
+		return 0, fmt.Errorf("amd64: ForceLevel(%#x): not a CPU level 0-3 (with or without the SHA flag 0x100)", n)
+	}
 	return int(lvl), nil
 }
 
