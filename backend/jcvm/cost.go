@@ -79,20 +79,36 @@ const (
 	looUnder = -0.3403 // --storage arrays --no-int, likewise
 )
 
-// Card is a card profile of the cost model.
+// Card is a card profile: the cost model's figures and what the card can
+// load and run.
 type Card struct {
 	Name   string
 	Factor float64 // multiplies the JCOP4 per-opcode figures
 	APDUms float64 // one command-response round trip
 	Note   string
+	Limits Limits
+}
+
+// cardLimits are the limits of a card with persistent KB of persistent
+// memory (the figure in its product name), the rest as every profile has
+// them (docs/jcvm.md, "Card limits").
+func cardLimits(persistentKB int) Limits {
+	return Limits{
+		MethodBytes:     capMethodBytes,
+		StackBytes:      assumedStackBytes,
+		TransientBytes:  maxTransient,
+		PersistentBytes: persistentKB * 1024,
+		Int:             true,
+		MethodsPerClass: capClassMethods,
+	}
 }
 
 // Cards are the profiles --card accepts.
 var Cards = map[string]Card{
-	"jcop4":  {"jcop4", 1, 6, "NXP JCOP4 J3R180: the measured per-opcode figures"},
-	"jcop3":  {"jcop3", 1.55, 6, "JCOP3: 1.4-1.7x slower bytecode than JCOP4 (JCMathLib); midpoint"},
-	"jcop41": {"jcop41", 1.55, 5.15, "JCOP41 v2.2 (2009): assumed as fast as JCOP3 (no published link to JCOP4); APDU 5.15 ms measured"},
-	"jcop31": {"jcop31", 1.55 * 2.495, 28.13, "JCOP31 v2.2: JCOP41's speed / 2.495 (vm_perf 1.844 s vs 0.739 s); APDU 28.13 ms measured"},
+	"jcop4":  {"jcop4", 1, 6, "NXP JCOP4 J3R180: the measured per-opcode figures", cardLimits(180)},
+	"jcop3":  {"jcop3", 1.55, 6, "JCOP3: 1.4-1.7x slower bytecode than JCOP4 (JCMathLib); midpoint", cardLimits(145)},
+	"jcop41": {"jcop41", 1.55, 5.15, "JCOP41 v2.2 (2009): assumed as fast as JCOP3 (no published link to JCOP4); APDU 5.15 ms measured", cardLimits(72)},
+	"jcop31": {"jcop31", 1.55 * 2.495, 28.13, "JCOP31 v2.2: JCOP41's speed / 2.495 (vm_perf 1.844 s vs 0.739 s); APDU 28.13 ms measured", cardLimits(36)},
 }
 
 // cardOf returns the profile named name ("" is jcop4).
