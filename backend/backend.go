@@ -24,6 +24,13 @@ type Options struct {
 	Opt       string    // mos6502: speed (default) or size
 	Timing    string    // mos6502: ideal (default) or c64 (the VIC-II's badlines)
 	MaxCycles uint64    // mos6502: the cycle cap of a call; 0: the default
+	// NoCardLimits: jcvm: write the artifact even when it exceeds the
+	// card's limits.
+	NoCardLimits bool
+	// Stats, when not nil, receives the artifact's static figures from
+	// Compile (jcvm: bytes of code, stack, RAM; set even when Compile
+	// refuses the artifact for a card's limits).
+	Stats *Stats
 }
 
 // Runner calls the exports of one compiled program on one target.

@@ -24,8 +24,24 @@ func (g *codegen) push(cells int) {
 	}
 }
 
-func (g *codegen) op(o byte, a int32, pop, push int) {
-	g.code = append(g.code, Insn{Op: o, A: a, Pop: pop, Ret: push})
+// op appends opcode o with operand a; the opcode table gives its stack
+// effect.
+func (g *codegen) op(o byte, a int32) {
+	g.emit(Insn{Op: o, A: a})
+}
+
+// invoke appends an invokestatic of constant-pool entry a that takes pop
+// argument cells and leaves push.
+func (g *codegen) invoke(a int32, pop, push int) {
+	g.emit(Insn{Op: opInvokestatic, A: a, Pop: pop, Ret: push})
+}
+
+func (g *codegen) emit(in Insn) {
+	if opName(in.Op) == "" {
+		panic(fmt.Sprintf("BUG: jcvm codegen: opcode %d is not in the opcode table", in.Op))
+	}
+	g.code = append(g.code, in)
+	pop, push := in.stackEffect()
 	g.depth -= pop
 	g.push(push)
 }
@@ -43,7 +59,7 @@ func genMethod(cls *Class, m *Method) {
 	g.stmts(m.Body)
 	if m.Ret == KVoid {
 		if len(g.code) == 0 || g.code[len(g.code)-1].Op != opReturn {
-			g.op(opReturn, 0, 0, 0)
+			g.op(opReturn, 0)
 		}
 	}
 	m.Code, m.Stack = g.code, g.max
@@ -72,11 +88,11 @@ func (g *codegen) stmt(s Stmt) {
 		g.expr(s.I)
 		g.expr(s.X)
 		if s.A.Elem == EByte {
-			g.op(opBastore, 0, 3, 0)
+			g.op(opBastore, 0)
 		} else if s.A.Elem == EInt {
-			g.op(opIastore, 0, 4, 0)
+			g.op(opIastore, 0)
 		} else {
-			g.op(opSastore, 0, 3, 0)
+			g.op(opSastore, 0)
 		}
 	case *SIf:
 		els, end := g.label(), g.label()
@@ -86,13 +102,13 @@ func (g *codegen) stmt(s Stmt) {
 			g.place(els)
 			return
 		}
-		g.op(opGotoW, end, 0, 0)
+		g.op(opGotoW, end)
 		g.place(els)
 		g.stmts(s.Else)
 		g.place(end)
 	case *SWhile:
 		body, test := g.label(), g.label()
-		g.op(opGotoW, test, 0, 0)
+		g.op(opGotoW, test)
 		g.place(body)
 		g.stmts(s.Body)
 		g.place(test)
@@ -101,26 +117,26 @@ func (g *codegen) stmt(s Stmt) {
 		g.jumpUnless(c, body)
 	case *SReturn:
 		if s.X == nil {
-			g.op(opReturn, 0, 0, 0)
+			g.op(opReturn, 0)
 			return
 		}
 		g.expr(s.X)
 		if s.X.Kind() == KInt {
-			g.op(opReturnI, 0, 2, 0)
+			g.op(opReturnI, 0)
 		} else {
-			g.op(opReturnS, 0, 1, 0)
+			g.op(opReturnS, 0)
 		}
 	case *SThrow:
 		g.constant(sconst(s.SW))
-		g.op(opInvokestatic, g.cls.throwIndex(), 1, 0)
+		g.invoke(g.cls.throwIndex(), 1, 0)
 		g.code[len(g.code)-1].Check = s.Check
 	case *SCall:
 		g.call(s.C)
 		switch s.C.M.Ret {
 		case KInt:
-			g.op(opPop2, 0, 2, 0)
+			g.op(opPop2, 0)
 		case KShort:
-			g.op(opPop, 0, 1, 0)
+			g.op(opPop, 0)
 		}
 	default:
 		panic(fmt.Sprintf("BUG: jcvm codegen: statement %T", s))
@@ -149,7 +165,7 @@ func (g *codegen) inc(s *SAssign) bool {
 	if s.V.Kind == KInt {
 		o = opIinc
 	}
-	g.code = append(g.code, Insn{Op: o, A: int32(s.V.Slot), B: d})
+	g.emit(Insn{Op: o, A: int32(s.V.Slot), B: d})
 	return true
 }
 
@@ -159,16 +175,16 @@ func (g *codegen) storeLocal(v *Var) {
 	}
 	if v.Kind == KInt {
 		if v.Slot <= 3 {
-			g.op(opIstore0+byte(v.Slot), 0, 2, 0)
+			g.op(opIstore0+byte(v.Slot), 0)
 		} else {
-			g.op(opIstore, int32(v.Slot), 2, 0)
+			g.op(opIstore, int32(v.Slot))
 		}
 		return
 	}
 	if v.Slot <= 3 {
-		g.op(opSstore0+byte(v.Slot), 0, 1, 0)
+		g.op(opSstore0+byte(v.Slot), 0)
 	} else {
-		g.op(opSstore, int32(v.Slot), 1, 0)
+		g.op(opSstore, int32(v.Slot))
 	}
 }
 
@@ -184,15 +200,15 @@ func (g *codegen) loadLocal(v *Var) {
 		base, short = opAload0, opAload
 	}
 	if v.Slot <= 3 {
-		g.op(base+byte(v.Slot), 0, 0, v.Kind.Cells())
+		g.op(base+byte(v.Slot), 0)
 	} else {
-		g.op(short, int32(v.Slot), 0, v.Kind.Cells())
+		g.op(short, int32(v.Slot))
 	}
 }
 
 func (g *codegen) arrayRef(a *Arr) {
 	if a.Static() {
-		g.op(opGetstaticA, int32(a.Field), 0, 1)
+		g.op(opGetstaticA, int32(a.Field))
 		return
 	}
 	g.loadLocal(a.Ref)
@@ -203,23 +219,23 @@ func (g *codegen) constant(c *EConst) {
 	if c.K == KInt {
 		switch {
 		case v >= -1 && v <= 5:
-			g.op(opIconstM1+byte(v+1), 0, 0, 2)
+			g.op(opIconstM1+byte(v+1), 0)
 		case v >= -128 && v <= 127:
-			g.op(opBipush, v, 0, 2)
+			g.op(opBipush, v)
 		case v >= -32768 && v <= 32767:
-			g.op(opSipush, v, 0, 2)
+			g.op(opSipush, v)
 		default:
-			g.op(opIipush, v, 0, 2)
+			g.op(opIipush, v)
 		}
 		return
 	}
 	switch {
 	case v >= -1 && v <= 5:
-		g.op(opSconstM1+byte(v+1), 0, 0, 1)
+		g.op(opSconstM1+byte(v+1), 0)
 	case v >= -128 && v <= 127:
-		g.op(opBspush, v, 0, 1)
+		g.op(opBspush, v)
 	default:
-		g.op(opSspush, v, 0, 1)
+		g.op(opSspush, v)
 	}
 }
 
@@ -229,7 +245,7 @@ func (g *codegen) call(c *ECall) {
 		g.expr(a)
 		cells += a.Kind().Cells()
 	}
-	g.op(opInvokestatic, int32(len(g.cls.Fields)+c.M.Index), cells, c.M.Ret.Cells())
+	g.invoke(int32(len(g.cls.Fields)+c.M.Index), cells, c.M.Ret.Cells())
 }
 
 func (g *codegen) expr(e Expr) {
@@ -242,31 +258,29 @@ func (g *codegen) expr(e Expr) {
 		g.expr(e.X)
 		g.expr(e.Y)
 		o := binOpcode[e.Op]
-		c := 1
 		if e.K == KInt {
 			o++
-			c = 2
 		}
-		g.op(o, 0, 2*c, c)
+		g.op(o, 0)
 	case *ENeg:
 		g.expr(e.X)
 		if e.X.Kind() == KInt {
-			g.op(opIneg, 0, 2, 2)
+			g.op(opIneg, 0)
 		} else {
-			g.op(opSneg, 0, 1, 1)
+			g.op(opSneg, 0)
 		}
 	case *EConv:
 		g.expr(e.X)
 		from := e.X.Kind()
 		switch {
 		case from == KShort && e.To == KInt:
-			g.op(opS2i, 0, 1, 2)
+			g.op(opS2i, 0)
 		case from == KInt && e.To == KShort && e.B:
-			g.op(opI2b, 0, 2, 1)
+			g.op(opI2b, 0)
 		case from == KInt && e.To == KShort:
-			g.op(opI2s, 0, 2, 1)
+			g.op(opI2s, 0)
 		case from == KShort && e.B:
-			g.op(opS2b, 0, 1, 1)
+			g.op(opS2b, 0)
 		default:
 			panic("BUG: jcvm codegen: conversion")
 		}
@@ -274,18 +288,18 @@ func (g *codegen) expr(e Expr) {
 		g.arrayRef(e.A)
 		g.expr(e.I)
 		if e.A.Elem == EByte {
-			g.op(opBaload, 0, 2, 1)
+			g.op(opBaload, 0)
 		} else if e.A.Elem == EInt {
-			g.op(opIaload, 0, 2, 2)
+			g.op(opIaload, 0)
 		} else {
-			g.op(opSaload, 0, 2, 1)
+			g.op(opSaload, 0)
 		}
 	case *ECond:
 		f, end := g.label(), g.label()
 		g.jumpUnless(e.C, f)
 		d := g.depth
 		g.expr(e.T)
-		g.op(opGotoW, end, 0, 0)
+		g.op(opGotoW, end)
 		g.place(f)
 		g.depth = d
 		g.expr(e.F)
@@ -304,16 +318,16 @@ func (g *codegen) jumpUnless(c Cond, l int32) {
 	if k == KInt {
 		g.expr(c.X)
 		g.expr(c.Y)
-		g.op(opIcmp, 0, 4, 1)
-		g.op(opIfeqW+byte(rel), l, 1, 0)
+		g.op(opIcmp, 0)
+		g.op(opIfeqW+byte(rel), l)
 		return
 	}
 	if isConst(c.Y, 0) {
 		g.expr(c.X)
-		g.op(opIfeqW+byte(rel), l, 1, 0)
+		g.op(opIfeqW+byte(rel), l)
 		return
 	}
 	g.expr(c.X)
 	g.expr(c.Y)
-	g.op(opIfScmpeqW+byte(rel), l, 2, 0)
+	g.op(opIfScmpeqW+byte(rel), l)
 }

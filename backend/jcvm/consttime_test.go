@@ -32,7 +32,7 @@ func TestAESRoundsTableFree(t *testing.T) {
 			}
 			seen++
 			for _, in := range m.Code {
-				name := opNames[in.Op]
+				name := opName(in.Op)
 				if in.Op != opLabel && (name == "baload" || name == "saload" || name == "iaload" || strings.HasPrefix(name, "if") || strings.HasPrefix(name, "goto")) {
 					t.Errorf("noInt=%v: %s uses %s", noInt, m.Name, name)
 					break
@@ -85,7 +85,7 @@ func countsDiff(a, b [256]int64) string {
 	var d []string
 	for op := range a {
 		if a[op] != b[op] {
-			d = append(d, fmt.Sprintf("%s %d vs %d", opNames[byte(op)], a[op], b[op]))
+			d = append(d, fmt.Sprintf("%s %d vs %d", opName(byte(op)), a[op], b[op]))
 		}
 	}
 	return strings.Join(d, ", ")

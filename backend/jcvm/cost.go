@@ -8,7 +8,8 @@ import (
 // The cost model: microseconds per opcode on an NXP JCOP4 (J3R180). Each
 // opcode has a base figure derived from the published stack-neutral pair
 // measurements (CrystalPeakSecurity/jcc, examples/bench/results.md; see
-// docs/jcvm.md) and belongs to a class; each class has a multiplier fitted
+// docs/jcvm.md) and belongs to a class, both in the opcode table
+// (opcodes.go); each class has a multiplier fitted
 // by non-negative least squares on those measurements and the notebook's
 // three BLAKE2b variants (TestCalibration). A call is one APDU on top.
 
@@ -43,77 +44,14 @@ type opCost struct {
 	class int
 }
 
-// baseCost is each opcode's base figure and class. The figures solve the
-// pair measurements one opcode at a time (sconst 5; pop = 5.7 split evenly
-// gives sconst and pop 2.85; then sconst 5; sconst 3; sadd; pop = 12.5
-// gives sadd 3.95, and so on); iaload is an assumption (saload + 0.3, like
-// iload against sload) and iastore is persistentWrite sastores.
+// baseCost is each opcode's base figure and class, from the opcode table
+// (opList), and the argument cells' in the cntArgCells slot.
 var baseCost = func() [256]opCost {
 	var t [256]opCost
-	set := func(class int, us float64, ops ...int) {
-		for _, o := range ops {
-			t[o] = opCost{us, class}
-		}
+	for _, o := range opList {
+		t[o.op] = opCost{o.us, o.class}
 	}
-	set(clConst, 2.85, 2, 3, 4, 5, 6, 7, 8) // sconst: half of sconst;pop 5.7
-	set(clConst, 2.7, 9, 10, 11, 12, 13, 14, 15)
-	set(clConst, 3.75, opBspush)
-	set(clConst, 3.95, opSspush)
-	set(clConst, 3.2, opBipush)
-	set(clConst, 3.1, opSipush)
-	set(clConst, 4.1, opIipush)
-	set(clLoad, 3.05, opSload, 28, 29, 30, 31)
-	set(clLoad, 3.25, opAload, 24, 25, 26, 27)
-	set(clLoad, 2.8, opIload, 32, 33, 34, 35)
-	set(clStore, 4.15, opSstore, 47, 48, 49, 50)
-	set(clStore, 5.6, opIstore, 51, 52, 53, 54)
-	set(clStore, 4.2, opSinc)
-	set(clStore, 4.3, opIinc)
-	set(clStack, 2.85, opPop)
-	set(clStack, 3.6, opPop2)
-	set(clSALU, 3.95, 65) // sadd
-	set(clSALU, 3.85, 67) // ssub
-	set(clSALU, 4.55, 69) // smul
-	set(clSALU, 6.15, 71) // sdiv
-	set(clSALU, 6.95, 73) // srem
-	set(clSALU, 3.4, opSneg)
-	set(clSALU, 5.65, 77)     // sshl
-	set(clSALU, 5.45, 79, 81) // sshr, sushr
-	set(clSALU, 4.35, 83)     // sand
-	set(clSALU, 4.15, 85)     // sor
-	set(clSALU, 4.05, 87)     // sxor
-	set(clSALU, 3.4, opS2b)
-	set(clSALU, 3.4, opS2i) // not measured: as s2b
-	set(clIALU, 4.9, 66)    // iadd
-	set(clIALU, 4.8, 68)    // isub
-	set(clIALU, 6.5, 70)    // imul
-	set(clIALU, 7.6, 72)    // idiv
-	set(clIALU, 10.0, 74)   // irem
-	set(clIALU, 3.4, opIneg)
-	set(clIALU, 6.0, 78) // ishl
-	set(clIALU, 6.2, 80) // ishr
-	set(clIALU, 5.9, 82) // iushr
-	set(clIALU, 4.8, 84) // iand
-	set(clIALU, 4.9, 86) // ior
-	set(clIALU, 4.8, 88) // ixor
-	set(clIALU, 5.95, opIcmp)
-	set(clIALU, 4.15, opI2b)
-	set(clIALU, 2.95, opI2s)
-	set(clBranch, 4.75, 152, 153, 154, 155, 156, 157) // ifeq 4.35, ifne 5.15
-	set(clBranch, 5.75, 162, 163, 164, 165, 166, 167) // if_scmplt 5.7, if_scmpeq 5.8
-	set(clBranch, 3.1, opGotoW)
-	set(clArray, 7.85, opGetstaticA)
-	set(clArray, 15.45, opBaload)
-	set(clArray, 17.15, opSaload)
-	set(clArray, 17.45, opIaload)
-	set(clArray, 15.65, opBastore)
-	set(clArray, 20.05, opSastore)
-	set(clArray, persistentWrite*20.05, opIastore)
-	set(clInvoke, 16.7, opInvokestatic) // invokestatic (void) 21.7 with its return
-	set(clInvoke, 5.0, opReturn)
-	set(clInvoke, 6.9, opReturnS)
-	set(clInvoke, 6.6, opReturnI)
-	set(clInvoke, argCellMicros, cntArgCells)
+	t[cntArgCells] = opCost{argCellMicros, clInvoke}
 	return t
 }()
 
@@ -141,20 +79,36 @@ const (
 	looUnder = -0.3403 // --storage arrays --no-int, likewise
 )
 
-// Card is a card profile of the cost model.
+// Card is a card profile: the cost model's figures and what the card can
+// load and run.
 type Card struct {
 	Name   string
 	Factor float64 // multiplies the JCOP4 per-opcode figures
 	APDUms float64 // one command-response round trip
 	Note   string
+	Limits Limits
+}
+
+// cardLimits are the limits of a card with persistent KB of persistent
+// memory (the figure in its product name), the rest as every profile has
+// them (docs/jcvm.md, "Card limits").
+func cardLimits(persistentKB int) Limits {
+	return Limits{
+		MethodBytes:     capMethodBytes,
+		StackBytes:      assumedStackBytes,
+		TransientBytes:  maxTransient,
+		PersistentBytes: persistentKB * 1024,
+		Int:             true,
+		MethodsPerClass: capClassMethods,
+	}
 }
 
 // Cards are the profiles --card accepts.
 var Cards = map[string]Card{
-	"jcop4":  {"jcop4", 1, 6, "NXP JCOP4 J3R180: the measured per-opcode figures"},
-	"jcop3":  {"jcop3", 1.55, 6, "JCOP3: 1.4-1.7x slower bytecode than JCOP4 (JCMathLib); midpoint"},
-	"jcop41": {"jcop41", 1.55, 5.15, "JCOP41 v2.2 (2009): assumed as fast as JCOP3 (no published link to JCOP4); APDU 5.15 ms measured"},
-	"jcop31": {"jcop31", 1.55 * 2.495, 28.13, "JCOP31 v2.2: JCOP41's speed / 2.495 (vm_perf 1.844 s vs 0.739 s); APDU 28.13 ms measured"},
+	"jcop4":  {"jcop4", 1, 6, "NXP JCOP4 J3R180: the measured per-opcode figures", cardLimits(180)},
+	"jcop3":  {"jcop3", 1.55, 6, "JCOP3: 1.4-1.7x slower bytecode than JCOP4 (JCMathLib); midpoint", cardLimits(145)},
+	"jcop41": {"jcop41", 1.55, 5.15, "JCOP41 v2.2 (2009): assumed as fast as JCOP3 (no published link to JCOP4); APDU 5.15 ms measured", cardLimits(72)},
+	"jcop31": {"jcop31", 1.55 * 2.495, 28.13, "JCOP31 v2.2: JCOP41's speed / 2.495 (vm_perf 1.844 s vs 0.739 s); APDU 28.13 ms measured", cardLimits(36)},
 }
 
 // cardOf returns the profile named name ("" is jcop4).

@@ -45,16 +45,16 @@ func printJCA(cls *Class, pkg string) string {
 				f("\t\tL%d:\n", in.A)
 				continue
 			}
-			name := opNames[in.Op]
-			switch {
-			case in.Op >= opIfeqW && in.Op <= opGotoW:
+			name := opName(in.Op)
+			switch ops[in.Op].layout {
+			case lBranch:
 				f("\t\t\t%s L%d;\n", name, in.A)
-			case in.Op == opSinc || in.Op == opIinc:
+			case lInc:
 				f("\t\t\t%s %d %d;\n", name, in.A, in.B)
-			case in.size() > 1:
-				f("\t\t\t%s %d;\n", name, in.A)
-			default:
+			case lNone:
 				f("\t\t\t%s;\n", name)
+			default:
+				f("\t\t\t%s %d;\n", name, in.A)
 			}
 		}
 		f("\t\t}\n")

@@ -104,12 +104,29 @@ func checkArrays(p *lang.Program, opts backend.Options) error {
 // spill arrays, the carry array) take more than maxTransient bytes, naming
 // the largest.
 func checkTransient(cls *Class) error {
-	type field struct {
-		name  string
-		bytes int
-	}
-	var fs []field
+	fs := transientFields(cls)
 	total := 0
+	for _, f := range fs {
+		total += f.bytes
+	}
+	if total <= maxTransient {
+		return nil
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].bytes > fs[j].bytes })
+	return fmt.Errorf("jcvm: the class's transient work arrays take %s bytes (the largest: %s, %s bytes); the limit is %s",
+		lang.Thousands(int64(total)), fs[0].name, lang.Thousands(int64(fs[0].bytes)), lang.Thousands(maxTransient))
+}
+
+// transientField is a static work array in transient RAM and its bytes.
+type transientField struct {
+	name  string
+	bytes int
+}
+
+// transientFields are cls's transient work arrays (local arrays, spill
+// arrays, the carry array), in field order.
+func transientFields(cls *Class) []transientField {
+	var fs []transientField
 	for _, f := range cls.Fields {
 		if f.Data != nil || f.Elem == EInt {
 			continue // persistent: a constant table or an int[]
@@ -121,13 +138,7 @@ func checkTransient(cls *Class) error {
 		if f.Elem == EShort {
 			n *= 2
 		}
-		total += n
-		fs = append(fs, field{f.Name, n})
+		fs = append(fs, transientField{f.Name, n})
 	}
-	if total <= maxTransient {
-		return nil
-	}
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].bytes > fs[j].bytes })
-	return fmt.Errorf("jcvm: the class's transient work arrays take %s bytes (the largest: %s, %s bytes); the limit is %s",
-		lang.Thousands(int64(total)), fs[0].name, lang.Thousands(int64(fs[0].bytes)), lang.Thousands(maxTransient))
+	return fs
 }

@@ -33,13 +33,25 @@ func init() {
 	})
 }
 
-// compileArtifact renders the class as Java source or JCA text.
+// compileArtifact renders the class as Java source or JCA text, once it
+// fits the card's limits (unless opts.NoCardLimits).
 func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
-	if _, err := cardOf(opts.Card); err != nil {
+	card, err := cardOf(opts.Card)
+	if err != nil {
 		return nil, err
 	}
 	cls, _, err := compileClass(p, opts)
 	if err != nil {
+		return nil, err
+	}
+	st, err := statsOf(cls)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Stats != nil {
+		*opts.Stats = st.stats(cls, card)
+	}
+	if err := st.fits(cls, card); err != nil && !opts.NoCardLimits {
 		return nil, err
 	}
 	switch opts.Emit {

@@ -92,7 +92,7 @@ func newSim(cls *Class) *Sim {
 			sm.depth[i] = -1
 		}
 		for i, in := range sm.code {
-			if in.Op >= opIfeqW && in.Op <= opGotoW {
+			if isBranch(in.Op) {
 				sm.target[i] = labels[in.A]
 			}
 		}
@@ -185,100 +185,122 @@ func (s *Sim) exec(sm *simMethod, args []int16, depth int) []int16 {
 		}
 		s.Counts[in.Op]++
 		pc++
-		op := in.Op
-		switch {
-		case op >= opSconstM1 && op <= opSconstM1+6:
-			push(int16(op) - opSconstM1 - 1)
-		case op >= opIconstM1 && op <= opIconstM1+6:
-			pushI(int32(op) - opIconstM1 - 1)
-		case op == opBspush || op == opSspush:
-			push(int16(in.A))
-		case op == opBipush || op == opSipush || op == opIipush:
-			pushI(in.A)
-		case op == opAload || op == opSload:
-			push(loc[in.A])
-		case op == opIload:
-			push(loc[in.A])
-			push(loc[in.A+1])
-		case op >= opAload0 && op < opAload0+4:
-			push(loc[op-opAload0])
-		case op >= opSload0 && op < opSload0+4:
-			push(loc[op-opSload0])
-		case op >= opIload0 && op < opIload0+4:
-			k := op - opIload0
+		o := &ops[in.Op]
+		switch o.sem {
+		case sConst:
+			if o.k == KInt {
+				pushI(int32(o.arg))
+			} else {
+				push(int16(o.arg))
+			}
+		case sPush:
+			if o.k == KInt {
+				pushI(in.A)
+			} else {
+				push(int16(in.A))
+			}
+		case sLoad:
+			k := in.A
+			if o.arg >= 0 {
+				k = int32(o.arg)
+			}
 			push(loc[k])
-			push(loc[k+1])
-		case op == opSstore:
-			loc[in.A] = pop()
-		case op == opIstore:
-			loc[in.A+1] = pop()
-			loc[in.A] = pop()
-		case op >= opSstore0 && op < opSstore0+4:
-			loc[op-opSstore0] = pop()
-		case op >= opIstore0 && op < opIstore0+4:
-			k := op - opIstore0
-			loc[k+1] = pop()
+			if o.k == KInt {
+				push(loc[k+1])
+			}
+		case sStore:
+			k := in.A
+			if o.arg >= 0 {
+				k = int32(o.arg)
+			}
+			if o.k == KInt {
+				loc[k+1] = pop()
+			}
 			loc[k] = pop()
-		case op == opBaload || op == opSaload:
+		case sALoad:
 			i := pop()
-			a := s.array(pop(), elemOf(op == opBaload))
+			a := s.array(pop(), ElemKind(o.arg))
+			if o.k == KInt {
+				if i < 0 || 2*int(i) >= len(a.data) {
+					trap("ArrayIndexOutOfBoundsException in %s", m.Name)
+				}
+				push(a.data[2*i])
+				push(a.data[2*i+1])
+				break
+			}
 			if i < 0 || int(i) >= len(a.data) {
 				trap("ArrayIndexOutOfBoundsException in %s", m.Name)
 			}
 			push(a.data[i])
-		case op == opBastore || op == opSastore:
+		case sAStore:
+			if o.k == KInt {
+				lo := pop()
+				hi := pop()
+				i := pop()
+				a := s.array(pop(), EInt)
+				if i < 0 || 2*int(i) >= len(a.data) {
+					trap("ArrayIndexOutOfBoundsException in %s", m.Name)
+				}
+				a.data[2*i], a.data[2*i+1] = hi, lo
+				break
+			}
 			v := pop()
 			i := pop()
-			a := s.array(pop(), elemOf(op == opBastore))
+			a := s.array(pop(), ElemKind(o.arg))
 			if i < 0 || int(i) >= len(a.data) {
 				trap("ArrayIndexOutOfBoundsException in %s", m.Name)
 			}
-			if op == opBastore {
+			if o.arg == int8(EByte) {
 				v = int16(int8(v))
 			}
 			a.data[i] = v
-		case op == opIaload:
-			i := pop()
-			a := s.array(pop(), EInt)
-			if i < 0 || 2*int(i) >= len(a.data) {
-				trap("ArrayIndexOutOfBoundsException in %s", m.Name)
+		case sPop:
+			for range o.pop {
+				pop()
 			}
-			push(a.data[2*i])
-			push(a.data[2*i+1])
-		case op == opIastore:
-			lo := pop()
-			hi := pop()
-			i := pop()
-			a := s.array(pop(), EInt)
-			if i < 0 || 2*int(i) >= len(a.data) {
-				trap("ArrayIndexOutOfBoundsException in %s", m.Name)
+		case sArith:
+			var a, b int32
+			if o.k == KInt {
+				b, a = popI(), popI()
+			} else {
+				b = int32(pop())
+				a = int32(pop())
 			}
-			a.data[2*i], a.data[2*i+1] = hi, lo
-		case op == opPop:
-			pop()
-		case op == opPop2:
-			pop()
-			pop()
-		case op >= 65 && op <= 88:
-			s.arith(op, push, pushI, pop, popI)
-		case op == opSneg:
-			push(-pop())
-		case op == opIneg:
-			pushI(-popI())
-		case op == opSinc:
-			loc[in.A] += int16(in.B)
-		case op == opIinc:
-			v := join(loc[in.A], loc[in.A+1]) + in.B
-			loc[in.A], loc[in.A+1] = int16(v>>16), int16(v)
-		case op == opS2b:
+			op := BinOp(o.arg)
+			if (op == ODiv || op == ORem) && b == 0 {
+				trap("ArithmeticException")
+			}
+			// foldBin is the JCVM's semantics: a short is computed as a
+			// sign-extended int and truncated (so sushr brings in copies
+			// of the sign bit from above bit 15).
+			r := foldBin(op, o.k, a, b)
+			if o.k == KInt {
+				pushI(r)
+			} else {
+				push(int16(r))
+			}
+		case sNeg:
+			if o.k == KInt {
+				pushI(-popI())
+			} else {
+				push(-pop())
+			}
+		case sInc:
+			if o.k == KInt {
+				v := join(loc[in.A], loc[in.A+1]) + in.B
+				loc[in.A], loc[in.A+1] = int16(v>>16), int16(v)
+			} else {
+				loc[in.A] += int16(in.B)
+			}
+		case sS2B:
 			push(int16(int8(pop())))
-		case op == opS2i:
+		case sS2I:
 			pushI(int32(pop()))
-		case op == opI2b:
+		case sI2B:
 			push(int16(int8(popI())))
-		case op == opI2s:
+		case sI2S:
 			push(int16(popI()))
-		case op == opIcmp:
+		case sCmp:
 			b, a := popI(), popI()
 			switch {
 			case a < b:
@@ -288,31 +310,33 @@ func (s *Sim) exec(sm *simMethod, args []int16, depth int) []int16 {
 			default:
 				push(0)
 			}
-		case op >= opIfeqW && op <= opIfeqW+5:
-			if relHolds(Rel(op-opIfeqW), int32(pop()), 0) {
+		case sIf:
+			if relHolds(Rel(o.arg), int32(pop()), 0) {
 				pc = sm.target[pc-1]
 			}
-		case op >= opIfScmpeqW && op <= opIfScmpeqW+5:
+		case sIfCmp:
 			b := pop()
 			a := pop()
-			if relHolds(Rel(op-opIfScmpeqW), int32(a), int32(b)) {
+			if relHolds(Rel(o.arg), int32(a), int32(b)) {
 				pc = sm.target[pc-1]
 			}
-		case op == opGotoW:
+		case sGoto:
 			pc = sm.target[pc-1]
-		case op == opReturnS:
-			return []int16{pop()}
-		case op == opReturnI:
-			lo := pop()
-			return []int16{pop(), lo}
-		case op == opReturn:
+		case sReturn:
+			switch o.k {
+			case KShort:
+				return []int16{pop()}
+			case KInt:
+				lo := pop()
+				return []int16{pop(), lo}
+			}
 			return nil
-		case op == opGetstaticA:
+		case sGetstatic:
 			if int(in.A) >= len(s.fields) {
 				trap("bad static field %d", in.A)
 			}
 			push(s.fields[in.A])
-		case op == opInvokestatic:
+		case sInvoke:
 			idx := int(in.A) - s.nFields
 			if idx == len(s.methods) {
 				panic(&Trap{SW: int(uint16(pop())), Check: in.Check})
@@ -331,7 +355,7 @@ func (s *Sim) exec(sm *simMethod, args []int16, depth int) []int16 {
 				push(v)
 			}
 		default:
-			trap("opcode %d is not simulated", op)
+			trap("opcode %d is not simulated", in.Op)
 		}
 	}
 	trap("fell off the end of %s", m.Name)
@@ -352,68 +376,6 @@ func relHolds(r Rel, a, b int32) bool {
 		return a > b
 	}
 	return a <= b
-}
-
-// arith executes the s/i arithmetic opcodes 65..88 with Java's semantics
-// (shorts are computed as sign-extended ints and truncated, so sushr brings
-// in copies of the sign bit from above bit 15).
-func (s *Sim) arith(op byte, push func(int16), pushI func(int32), pop func() int16, popI func() int32) {
-	isInt := (op-65)%2 == 1
-	base := op
-	if isInt {
-		base--
-	}
-	var a, b int32
-	if isInt {
-		b, a = popI(), popI()
-	} else {
-		b = int32(pop())
-		a = int32(pop())
-	}
-	var r int32
-	switch base {
-	case 65:
-		r = a + b
-	case 67:
-		r = a - b
-	case 69:
-		r = a * b
-	case 71, 73:
-		if b == 0 {
-			panic(&Trap{Msg: "ArithmeticException"})
-		}
-		if base == 71 {
-			r = a / b
-		} else {
-			r = a % b
-		}
-	case 77:
-		r = a << uint(b&31)
-	case 79:
-		r = a >> uint(b&31)
-	case 81:
-		r = int32(uint32(a) >> uint(b&31))
-	case 83:
-		r = a & b
-	case 85:
-		r = a | b
-	case 87:
-		r = a ^ b
-	default:
-		panic(&Trap{Msg: fmt.Sprintf("opcode %d is not simulated", op)})
-	}
-	if isInt {
-		pushI(r)
-	} else {
-		push(int16(r))
-	}
-}
-
-func elemOf(isByte bool) ElemKind {
-	if isByte {
-		return EByte
-	}
-	return EShort
 }
 
 var errNoExport = errors.New("no such export")

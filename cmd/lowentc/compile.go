@@ -20,7 +20,7 @@ import (
 
 // cmdCompile compiles one file for a target and writes the artifact.
 func cmdCompile(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(targetFlags, "--emit", "-o")...)
+	o, err := parseFlags(args, append(targetFlags, "--emit", "-o", "--stats", "--no-card-limits")...)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -52,6 +52,9 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return failf(stderr, "%v", err)
 		}
+		if o.stats {
+			fmt.Fprintf(stderr, "lowentc: warning: --stats prints nothing when compiling for target %s (run and bench print a call's measurements)\n", o.target)
+		}
 		m, err := ir.Compile(p, opts)
 		if err != nil {
 			return failf(stderr, "%v", err)
@@ -69,7 +72,17 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if !slices.Contains(t.Emits, bo.Emit) {
 			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(t.Emits, ", "))
 		}
+		var stats backend.Stats
+		if o.stats {
+			bo.Stats = &stats
+		}
 		data, err := t.Compile(p, bo)
+		if o.stats {
+			if stats == nil && err == nil {
+				fmt.Fprintf(stderr, "lowentc: warning: --stats prints nothing when compiling for target %s (run and bench print a call's measurements)\n", t.Name)
+			}
+			fmt.Fprint(stderr, stats.String())
+		}
 		if err != nil {
 			return failf(stderr, "%v", err)
 		}
@@ -99,7 +112,7 @@ func validateTarget(o *options, stderr io.Writer) int {
 	}
 	// A flag for another target changes nothing: say so, without failing
 	// (scripts may pass one set of flags to every target).
-	for _, name := range append(targetFlags, runFlags...) {
+	for _, name := range append(append(targetFlags, runFlags...), "--no-card-limits") {
 		if ts, ok := flagTargets[name]; ok && o.given[name] && !slices.Contains(ts, o.target) {
 			fmt.Fprintf(stderr, "lowentc: warning: %s has no effect on target %s (it applies to %s)\n", name, o.target, strings.Join(ts, ", "))
 		}

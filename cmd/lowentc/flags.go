@@ -26,21 +26,24 @@ type options struct {
 	opt     string
 	timing  string
 	maxCyc  uint64
-	args    []string        // positional
-	given   map[string]bool // the flags written on the command line, by canonical name
+	// noLimits: jcvm compile: write the artifact beyond the card's limits.
+	noLimits bool
+	args     []string        // positional
+	given    map[string]bool // the flags written on the command line, by canonical name
 }
 
 // flagTargets lists the targets each target-specific flag acts on; given
 // for another target it does nothing, and validateTarget says so.
 var flagTargets = map[string][]string{
-	"--width":      {"ir"},
-	"--hw":         {"amd64", "vm", "ir"},
-	"--no-int":     {"jcvm"},
-	"--card":       {"jcvm"},
-	"--storage":    {"jcvm"},
-	"--opt":        {"mos6502"},
-	"--timing":     {"mos6502"},
-	"--max-cycles": {"mos6502"},
+	"--width":          {"ir"},
+	"--hw":             {"amd64", "vm", "ir"},
+	"--no-int":         {"jcvm"},
+	"--card":           {"jcvm"},
+	"--storage":        {"jcvm"},
+	"--opt":            {"mos6502"},
+	"--timing":         {"mos6502"},
+	"--max-cycles":     {"mos6502"},
+	"--no-card-limits": {"jcvm"},
 }
 
 type flagSpec struct {
@@ -74,6 +77,7 @@ var allFlags = []flagSpec{
 	{names: []string{"--data", "-data"}, set: func(o *options, v string) error { o.data = v; return nil }},
 	{names: []string{"--no-int", "-no-int"}, boolean: true, set: func(o *options, _ string) error { o.noInt = true; return nil }},
 	{names: []string{"--card", "-card"}, set: func(o *options, v string) error { o.card = v; return nil }},
+	{names: []string{"--no-card-limits", "-no-card-limits"}, boolean: true, set: func(o *options, _ string) error { o.noLimits = true; return nil }},
 	{names: []string{"--storage", "-storage"}, set: func(o *options, v string) error { o.storage = v; return nil }},
 	{names: []string{"--opt", "-opt"}, set: func(o *options, v string) error {
 		if v != "speed" && v != "size" {

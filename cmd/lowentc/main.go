@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	lowentc [--target T] [--hw H] [--emit KIND] [-o OUT] [-d dump=PASS] FILE.lw
+//	lowentc [--target T] [--hw H] [--emit KIND] [-o OUT] [-d dump=PASS] [--stats] FILE.lw
 //	lowentc check [-v] FILE.lw...
 //	lowentc run [--target T] [--hw H] [--stats] FILE.lw ENTRY [NAME=VALUE ...]
 //	lowentc bench [--target T] [--hw H] [--stats] FILE.lw ENTRY [--size N | --block B] [--data NAME] [NAME=VALUE ...]
@@ -99,13 +99,16 @@ Flags:
   -o OUT         output file (written whole or not at all); default stdout
   -d dump=PASS   print the IR after pass PASS (or "all") to stderr; -d help lists the passes
   --no-int       jcvm: cards without the optional 32-bit int (16-bit limbs)
-  --card C       jcvm: card profile of the cost model: jcop4 (default), jcop3, jcop41, jcop31
+  --card C       jcvm: card profile (cost model and limits): jcop4 (default), jcop3, jcop41, jcop31
   --storage S    jcvm: force a storage layout (the cost model's calibration variants)
   --opt O        mos6502: speed (default) or size
   --timing T     run, bench on mos6502: ideal (default), c64 (VIC-II badlines, screen on)
                  or c64-blank (screen off, as the --emit prg driver times its hash)
   --max-cycles N run, bench on mos6502: stop a call after N cycles (default 400000000)
-  --stats        run, bench: print the target's measurements of a call to stderr as key=value lines
+  --stats        run, bench: print the target's measurements of a call to stderr as key=value lines;
+                 compile (jcvm): the module's bytes of code, stack and memory against the card's limits
+  --no-card-limits
+                 jcvm compile: write the artifact even if it exceeds the --card's limits
 
 Arguments of run (NAME=VALUE):
   words          decimal or 0x-hex: n=42, n=0x2a; bools: true, false

@@ -66,7 +66,8 @@ func prepare(o *options, p *lang.Program) (backend.Runner, error) {
 // backendOptions are the backend options the flags ask for.
 func backendOptions(o *options) backend.Options {
 	return backend.Options{HW: o.hw, Emit: o.emit, DumpAfter: o.dump, Dump: os.Stderr,
-		NoInt: o.noInt, Card: o.card, Storage: o.storage, Opt: o.opt, Timing: o.timing, MaxCycles: o.maxCyc}
+		NoInt: o.noInt, Card: o.card, Storage: o.storage, Opt: o.opt, Timing: o.timing, MaxCycles: o.maxCyc,
+		NoCardLimits: o.noLimits}
 }
 
 // vmRunner runs exports on the reference VM.
