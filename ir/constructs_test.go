@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -75,6 +76,46 @@ export fn round(s0: u64, s1: u64, k0: u64, k1: u64) -> (u64, u64) effects none {
 	}
 }
 
+// TestMulW: the double-width product of u32 and u64, at every width
+// (legalized into limb products and carries below the operand's width).
+func TestMulW(t *testing.T) {
+	src := `module t
+export fn m64(a: u64, b: u64) -> (u64, u64) effects none {
+    let (lo, hi) = mulw(a, b)
+    return lo, hi
+}
+export fn m32(a: u32, b: u32) -> (u32, u32, u64) effects none {
+    var lo: u32
+    var hi: u32
+    lo, hi = mulw(a, b)
+    let (_, h) = mulw(a as u64 | 0xffff_ffff_0000_0000, 7)
+    return lo, hi, h
+}
+`
+	d := newDiff(t, src)
+	// Java Card's pipeline: mulw expanded into half-limb products.
+	for _, w := range []int{64, 32, 16, 8} {
+		m, err := Compile(d.p, Options{W: w, Unroll: DefaultUnroll, Verify: true, Expand: ExpandMulW})
+		if err != nil {
+			t.Fatalf("compile W=%d with mulw expanded: %v", w, err)
+		}
+		d.ms = append(d.ms, m)
+		d.names = append(d.names, fmt.Sprintf("%d with mulw expanded", w))
+	}
+	rng := rand.New(rand.NewSource(7))
+	edge := []uint64{0, 1, 2, 0xffffffff, 0x100000000, 0x8000000000000000, 1<<64 - 1}
+	for _, a := range edge {
+		for _, b := range edge {
+			d.check("m64", words(a, b)...)
+			d.check("m32", words(a&0xffffffff, b&0xffffffff)...)
+		}
+	}
+	for i := 0; i < 20; i++ {
+		d.check("m64", words(rng.Uint64(), rng.Uint64())...)
+		d.check("m32", words(rng.Uint64()&0xffffffff, rng.Uint64()&0xffffffff)...)
+	}
+}
+
 func TestLoopsAndVariables(t *testing.T) {
 	src := `module t
 // Loops with run-time bounds of every index type, and variables carried
@@ -112,6 +153,15 @@ export fn swap(a: u16, b: u16) -> (u16, u16) effects none {
 }
 `
 	d := newDiff(t, src)
+	// Java Card's pipeline: mulw expanded into half-limb products.
+	for _, w := range []int{64, 32, 16, 8} {
+		m, err := Compile(d.p, Options{W: w, Unroll: DefaultUnroll, Verify: true, Expand: ExpandMulW})
+		if err != nil {
+			t.Fatalf("compile W=%d with mulw expanded: %v", w, err)
+		}
+		d.ms = append(d.ms, m)
+		d.names = append(d.names, fmt.Sprintf("%d with mulw expanded", w))
+	}
 	rng := rand.New(rand.NewSource(7))
 	for i := 0; i < 6; i++ {
 		d.check("sums", words(uint64(rng.Intn(256)), uint64(rng.Intn(70)), rng.Uint64(), uint64(rng.Intn(10)), uint64(rng.Intn(20)))...)

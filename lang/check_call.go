@@ -288,7 +288,7 @@ func (c *checker) aliasCheck(e *CallExpr, params []*Param, name string) {
 var builtinArgs = map[BuiltinID]int{
 	BLen: 1, BRest: 2, BLoad: 2, BStore: 3, BClmulLo: 2, BClmulHi: 2,
 	BAESEnc: 4, BAESEncLast: 4, BSelect: 3, BUncheckedGet: 2, BUncheckedSet: 3,
-	BSHA256Rnds2: 10, BSHA256Msg1: 8, BSHA256Msg2: 8,
+	BSHA256Rnds2: 10, BSHA256Msg1: 8, BSHA256Msg2: 8, BMulW: 2,
 }
 
 // builtin checks a call of a builtin.
@@ -373,6 +373,21 @@ func (c *checker) builtin(e *CallExpr, b *Builtin) (Type, bool) {
 			elems[i] = in
 		}
 		return &TupleType{Elems: elems}, true
+	case BMulW:
+		t := c.unifyPair(a[0], a[1], "mulw", e.Pos)
+		switch {
+		case t == nil:
+			return nil, false
+		case t == Untyped:
+			c.errorf(e.Pos, "mulw needs typed operands (u32 or u64); write 5 as u32, say")
+			c.dropUntyped(a[0])
+			c.dropUntyped(a[1])
+			return nil, false
+		case !Identical(t, U32) && !Identical(t, U64):
+			c.errorf(e.Pos, "mulw needs u32 or u64 operands, not %s", t)
+			return nil, false
+		}
+		return &TupleType{Elems: []Type{t, t}}, true
 	case BSelect:
 		ok := c.exprAs(a[0], Bool, "condition of select")
 		t := c.unifyPair(a[1], a[2], "select", e.Pos)

@@ -383,6 +383,20 @@ fn f(x: u32) { for b in chunks(@x, 4) { } }`, []string{"chunks needs arrays or s
 fn f(a: [16]u8, b: [32]u8) { for x, y in chunks(a, @b, 4) { } }`, []string{"chunk sources have different lengths: a has 16, b has 32"}},
 		{"view of a read-only source", `module t
 fn f(s: []u8) { for b in chunks(s, 4) { b@[0] = 1 } }`, []string{"cannot assign to b[0]: b is a view of a read-only source"}},
+		{"mulw of u16", `module t
+fn f(a: u16) -> u16 { let (l, h) = @mulw(a, a) return l }`, []string{"mulw needs u32 or u64 operands, not u16"}},
+		{"mulw of mixed types", `module t
+fn f(a: u32, b: u64) -> u64 { let (l, h) = @mulw(a, b) return h }`, []string{"mismatched types u32 and u64 in mulw"}},
+		{"mulw of constants", `module t
+fn f() -> u64 { let (l, h) = @mulw(2, 3) return h }`, []string{"mulw needs typed operands"}},
+		{"mulw constant must fit", `module t
+fn f(a: u32) -> u32 { let (l, h) = mulw(a, @0x1_0000_0000) return h }`, []string{"constant 4294967296 overflows u32"}},
+		{"mulw is two results", `module t
+fn f(a: u64) -> u64 { return @mulw(a, a) }`, []string{"mulw returns 2 values"}},
+		{"mulw argument count", `module t
+fn f(a: u64) -> u64 { let (l, h) = @mulw(a) return l }`, []string{"mulw takes 2 arguments, got 1"}},
+		{"mulw is a builtin name", `module t
+@fn mulw(a: u64) -> u64 { return a }`, []string{"cannot declare mulw: it is the name of a builtin"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { expectErrors(t, tc.src, tc.want...) })
 	}

@@ -95,7 +95,7 @@ func (c *fcomp) builtinStmt(e *lang.CallExpr) stmtFn {
 		return c.uncheckedSet(e)
 	case lang.BTrace:
 		return c.trace(e)
-	case lang.BAESEnc, lang.BAESEncLast, lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2:
+	case lang.BAESEnc, lang.BAESEncLast, lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2, lang.BMulW:
 		t := c.tuple(e)
 		return func(fr *frame) bool {
 			t(fr)

@@ -27,6 +27,9 @@ func (g *gen) storeStmt() bool {
 // aesStmt runs an AES round on words of the function and binds or assigns
 // the two result words.
 func (g *gen) aesStmt() bool {
+	if g.cfg.MulW && g.chance(0.5) {
+		return g.mulwStmt()
+	}
 	if g.chance(0.35) {
 		return g.shaStmt()
 	}
@@ -62,6 +65,35 @@ func (g *gen) aesStmt() bool {
 	kw := pick(g, []string{"let", "var"})
 	x := &vr{name: g.fresh("v"), t: tU64, kind: vLocal, mut: kw == "var"}
 	y := &vr{name: g.fresh("v"), t: tU64, kind: vLocal, mut: kw == "var"}
+	g.line("%s (%s, %s) = %s", kw, x.name, y.name, call)
+	g.declare(x)
+	g.declare(y)
+	return true
+}
+
+// mulwStmt binds or assigns the two halves of mulw on u32 or u64 words.
+func (g *gen) mulwStmt() bool {
+	bits := pick(g, []int{32, 64})
+	t := tU32
+	if bits == 64 {
+		t = tU64
+	}
+	d := g.cfg.MaxExpr - 1
+	a := g.wordE(bits, d, false)
+	b := g.wordE(bits, d, true)
+	g.use(a, b)
+	call := fmt.Sprintf("mulw(%s, %s)", a.s, b.s)
+	if g.chance(0.3) {
+		if x := g.assignable(t, nil); x != nil {
+			if y := g.assignable(t, map[*vr]bool{x: true}); y != nil {
+				g.line("%s, %s = %s", x.name, y.name, call)
+				return true
+			}
+		}
+	}
+	kw := pick(g, []string{"let", "var"})
+	x := &vr{name: g.fresh("v"), t: t, kind: vLocal, mut: kw == "var"}
+	y := &vr{name: g.fresh("v"), t: t, kind: vLocal, mut: kw == "var"}
 	g.line("%s (%s, %s) = %s", kw, x.name, y.name, call)
 	g.declare(x)
 	g.declare(y)

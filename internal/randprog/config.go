@@ -36,6 +36,7 @@ type Config struct {
 	MaxWork     int // estimated statement executions per call of an export
 	MaxConsts   int // module constants
 	NoArrayRets bool
+	MulW        bool // also generate mulw, the double-width product
 }
 
 // DefaultConfig is the size used by the tests: small programs that run in

@@ -42,7 +42,7 @@ func requiredFeatures() []string {
 	}
 	for _, b := range []string{"load_le16", "load_le32", "load_le64", "load_be16", "load_be32", "load_be64",
 		"store_le16", "store_le32", "store_le64", "store_be16", "store_be32", "store_be64",
-		"clmul_lo", "clmul_hi", "aes_enc", "aes_enclast", "select", "len", "rest", "unchecked_get", "unchecked_set"} {
+		"clmul_lo", "clmul_hi", "aes_enc", "aes_enclast", "mulw", "select", "len", "rest", "unchecked_get", "unchecked_set"} {
 		keys = append(keys, "builtin "+b)
 	}
 	keys = append(keys,
