@@ -116,6 +116,44 @@ export fn m32(a: u32, b: u32) -> (u32, u32, u64) effects none {
 	}
 }
 
+// TestParallelAssignment: `a, b = E1, E2` of words, elements, whole
+// arrays and rows, with the values read before any store, at every width.
+func TestParallelAssignment(t *testing.T) {
+	src := `module t
+export fn swap(a: u32, b: u64) -> (u32, u64) effects none {
+    var x = a
+    var y = b
+    var z = a as u8
+    x, y, z = (y >> 3) as u32, x as u64 + y, z ^ 0x5a
+    x, z = x + 1, z + (x as u8)
+    return x + z as u32, y
+}
+export fn order(v: mut [4]u32, i: u32) effects trap {
+    var j = i
+    j, v[j] = j + 1, j
+    v[j], j = 7, 0
+    v[3], v[3] = 5, 6
+}
+export fn arrays(a: mut [2]u64, b: mut [2]u64, m: mut [2][2]u8) effects none {
+    a, b = b, a
+    m[0], m[1] = m[1], m[0]
+    var c: [2]u64
+    c, a[0], _ = a, b[1], m[0][1]
+    b = c
+}
+`
+	d := newDiff(t, src)
+	rng := rand.New(rand.NewSource(8))
+	for i := 0; i < 5; i++ {
+		d.check("swap", words(rng.Uint64()&0xffffffff, rng.Uint64())...)
+		d.check("order", wordsVal(rng, 4, 0xffffffff), lang.Value{Word: uint64(i)})
+		d.check("arrays", wordsVal(rng, 2, 1<<64-1), wordsVal(rng, 2, 1<<64-1), bytesVal(rng, 4))
+	}
+	if d.err == 0 {
+		t.Error("no parallel assignment trapped")
+	}
+}
+
 func TestLoopsAndVariables(t *testing.T) {
 	src := `module t
 // Loops with run-time bounds of every index type, and variables carried

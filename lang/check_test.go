@@ -383,6 +383,25 @@ fn f(x: u32) { for b in chunks(@x, 4) { } }`, []string{"chunks needs arrays or s
 fn f(a: [16]u8, b: [32]u8) { for x, y in chunks(a, @b, 4) { } }`, []string{"chunk sources have different lengths: a has 16, b has 32"}},
 		{"view of a read-only source", `module t
 fn f(s: []u8) { for b in chunks(s, 4) { b@[0] = 1 } }`, []string{"cannot assign to b[0]: b is a view of a read-only source"}},
+		{"parallel count", `module t
+fn f() { var a: u32 var b: u32 a, b = @1, 2, 3 }`, []string{"assignment of 3 values to 2 targets"}},
+		{"parallel types per position", `module t
+fn f(x: u64) { var a: u32 var b: u64 a, b = @x, x }`, []string{"cannot use u64 as u32 in assignment"}},
+		{"parallel constant fits its target", `module t
+fn f() { var a: u8 var b: u32 a, b = @256, 256 }`, []string{"constant 256 overflows u8"}},
+		{"parallel to a let", `module t
+fn f() { let a: u32 = 1 var b: u32 @a, b = b, a }`, []string{"cannot assign to a"}},
+		{"parallel to a parameter", `module t
+fn f(p: u32) { var b: u32 b, @p = p, b }`, []string{"cannot assign to p: parameters are read-only"}},
+		{"parallel to a read-only array", `module t
+fn f(s: [2]u8) { s@[0], s@[1] = s[1], s[0] }`, []string{"cannot assign to s[0]: parameter s is not mut", "cannot assign to s[1]"}},
+		{"parallel assigns a variable twice", `module t
+fn f() { var a: u32 a, @a = 1, 2 }`, []string{"a is assigned twice"}},
+		{"parallel value of two results", `module t
+fn two() -> (u32, u32) { return 1, 2 }
+fn f() { var a: u32 var b: u32 a, b = @two(), 1 }`, []string{"two returns 2 values"}},
+		{"parallel of arrays of other lengths", `module t
+fn f(x: [3]u8) { var a: [2]u8 var b: [3]u8 a, b = @x, x }`, []string{"cannot use [3]u8 as [2]u8 in assignment"}},
 		{"mulw of u16", `module t
 fn f(a: u16) -> u16 { let (l, h) = @mulw(a, a) return l }`, []string{"mulw needs u32 or u64 operands, not u16"}},
 		{"mulw of mixed types", `module t

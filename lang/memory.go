@@ -79,7 +79,12 @@ func Callees(f *FuncDecl) []*FuncDecl {
 			for _, x := range s.Targets {
 				expr(x)
 			}
-			expr(s.Value)
+			if s.Value != nil {
+				expr(s.Value)
+			}
+			for _, x := range s.Values {
+				expr(x)
+			}
 		case *ExprStmt:
 			expr(s.X)
 		case *IfStmt:

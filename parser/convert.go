@@ -203,7 +203,18 @@ func (c *converter) simple(g *gSimple) lang.Stmt {
 	if len(targets) > 1 && g.Op != "=" {
 		c.errorf(g.Pos, "%s takes one target", g.Op)
 	}
-	return &lang.AssignStmt{Pos: pos(g.Pos), Targets: targets, Op: g.Op, Value: c.expr(g.Value)}
+	s := &lang.AssignStmt{Pos: pos(g.Pos), Targets: targets, Op: g.Op}
+	if len(g.Values) == 1 {
+		s.Value = c.expr(g.Values[0])
+		return s
+	}
+	if g.Op != "=" {
+		c.errorf(g.Values[1].Pos, "%s takes one value", g.Op)
+	}
+	for _, v := range g.Values {
+		s.Values = append(s.Values, c.expr(v))
+	}
+	return s
 }
 
 // ---------------------------------------------------------------- expressions

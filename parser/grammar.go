@@ -135,12 +135,12 @@ type gAbsorb struct {
 	Body    *gBlock  `parser:"@@"`
 }
 
-// simple: expr ("," expr)* (assignop expr)?
+// simple: expr ("," expr)* (assignop expr ("," expr)*)?
 type gSimple struct {
 	Pos     lexer.Position
 	Targets []*gExpr `parser:"@@ (\",\" @@)*"`
 	Op      string   `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"%=\" | \"&=\" | \"|=\" | \"^=\" | \"<<<=\" | \">>>=\" | \"<<=\" | \">>=\")"`
-	Value   *gExpr   `parser:"  @@ )?"`
+	Values  []*gExpr `parser:"  @@ (\",\" @@)* )?"`
 }
 
 // ---------------------------------------------------------------- expressions

@@ -3,7 +3,10 @@ package vm_test
 import (
 	"math/bits"
 	"math/rand"
+	"slices"
 	"testing"
+
+	"github.com/lowent/lowentc/lang"
 )
 
 // TestMulW: mulw's halves are those of the full product (math/bits), for
@@ -35,5 +38,47 @@ export fn m32(a: u32, b: u32, out: mut [2]u32) effects none {
 		if prod := a32 * b32; out.Elems[1] != prod&0xffffffff || out.Elems[0] != prod>>32 {
 			t.Errorf("mulw(u32 %#x, %#x) = lo %#x, hi %#x; want %#x", a32, b32, out.Elems[1], out.Elems[0], prod)
 		}
+	}
+}
+
+// TestParallelAssignment: `a, b = E1, E2` reads every value before it
+// writes any target; the targets' indexes are evaluated first; the stores
+// go left to right (a repeated element keeps the last value).
+func TestParallelAssignment(t *testing.T) {
+	p := load(t, `module t
+export fn swap(a: u32, b: u32) -> (u32, u32) effects none {
+    var x = a
+    var y = b
+    x, y = y, x
+    return x, y
+}
+export fn order(v: mut [4]u32, i: u32) effects trap {
+    var j = i
+    j, v[j] = j + 1, j
+    v[j], j = 7, 0
+    v[3], v[3] = 5, 6
+}
+export fn arrays(a: mut [2]u64, b: mut [2]u64, m: mut [2][2]u8) effects none {
+    a, b = b, a
+    m[0], m[1] = m[1], m[0]
+}
+`)
+	if got := words(call(t, p, "swap", w(1), w(2))); got[0] != 2 || got[1] != 1 {
+		t.Errorf("swap(1, 2) = %v, want [2 1]", got)
+	}
+	v := arr(10, 11, 12, 13)
+	call(t, p, "order", v, w(1))
+	// v[1] = 1 (the old j), then j = 2 and v[2] = 7; v[3] = 6.
+	if want := []uint64{10, 1, 7, 6}; !slices.Equal(v.Elems, want) {
+		t.Errorf("order: v = %v, want %v", v.Elems, want)
+	}
+	// j = 4 after the first assignment: v[4] traps.
+	if _, err := try(t, p, "order", arr(0, 0, 0, 0), w(3)); trapOf(t, err) == nil {
+		t.Error("order(3) did not trap")
+	}
+	a, b, m := arr(1, 2), arr(3, 4), lang.Value{IsArray: true, Elems: []uint64{5, 6, 7, 8}}
+	call(t, p, "arrays", a, b, m)
+	if !slices.Equal(a.Elems, []uint64{3, 4}) || !slices.Equal(b.Elems, []uint64{1, 2}) || !slices.Equal(m.Elems, []uint64{7, 8, 5, 6}) {
+		t.Errorf("arrays: a = %v, b = %v, m = %v", a.Elems, b.Elems, m.Elems)
 	}
 }

@@ -37,6 +37,7 @@ type Config struct {
 	MaxConsts   int // module constants
 	NoArrayRets bool
 	MulW        bool // also generate mulw, the double-width product
+	Parallel    bool // also generate parallel assignments a, b = E1, E2
 }
 
 // DefaultConfig is the size used by the tests: small programs that run in

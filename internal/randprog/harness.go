@@ -29,8 +29,10 @@ func configFor(seed uint64) Config {
 	if seed%16 == 7 || os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
 		c = Config{MaxHelpers: 6, MaxStmts: 60, MaxDepth: 4, MaxExpr: 4, MaxIter: 400, MaxWork: 5000}
 	}
-	// One seed in four uses mulw; the others draw what they drew before it.
+	// One seed in four uses mulw and parallel assignment; the others draw
+	// what they drew before those existed.
 	c.MulW = seed%4 == 3
+	c.Parallel = seed%4 == 3
 	return c
 }
 
