@@ -69,6 +69,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if !slices.Contains(t.Emits, bo.Emit) {
 			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(t.Emits, ", "))
 		}
+		warnDroppedTraces(p, t.Name, stderr)
 		data, err := t.Compile(p, bo)
 		if err != nil {
 			return failf(stderr, "%v", err)
