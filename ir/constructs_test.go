@@ -154,6 +154,46 @@ export fn arrays(a: mut [2]u64, b: mut [2]u64, m: mut [2][2]u8) effects none {
 	}
 }
 
+// TestRangeViews: a[i..j] as a slice argument, a fixed array argument, a
+// chunk source and a rest source, written through, checked, at every width.
+func TestRangeViews(t *testing.T) {
+	src := `module t
+fn fill(s: mut []u32, v: u32) {
+    for i in 0..len(s) {
+        s[i] = v + i
+    }
+}
+fn sum4(s: [4]u16) -> u16 {
+    return s[0] + s[1] + s[2] + s[3]
+}
+export fn f(a: mut [8]u32, i: u64, j: u8, h: [6]u16) -> (u32, u32, u16) effects trap {
+    fill(a[i..j], 100)
+    var n: u32 = 0
+    for blk in chunks(a[1..8], 2) {
+        n += blk[1]
+    }
+    a[6..8][0] = len(rest(a[i..8], 4))
+    return n, len(a[i..j]), sum4(h[1..5]) + h[2..4][1]
+}
+export fn g(s: mut []u8, k: u8) effects trap {
+    for blk in chunks(s[1..len(s)], 2) {
+        blk[0] = blk[1] + k
+    }
+}
+`
+	d := newDiff(t, src)
+	rng := rand.New(rand.NewSource(9))
+	for _, ij := range [][2]uint64{{2, 5}, {0, 8}, {8, 8}, {3, 3}, {5, 4}, {0, 9}, {1 << 40, 4}} {
+		d.check("f", wordsVal(rng, 8, 0xffffffff), lang.Value{Word: ij[0]}, lang.Value{Word: ij[1] & 0xff}, wordsVal(rng, 6, 0xffff))
+	}
+	for _, n := range []int{0, 1, 2, 5, 8} {
+		d.check("g", bytesVal(rng, n), lang.Value{Word: uint64(rng.Intn(256))})
+	}
+	if d.err == 0 {
+		t.Error("no range view trapped")
+	}
+}
+
 func TestLoopsAndVariables(t *testing.T) {
 	src := `module t
 // Loops with run-time bounds of every index type, and variables carried

@@ -25,7 +25,12 @@ const (
 	BSHA256Msg1                    // sha256_msg1(x: 4 u32, y: 4 u32) -> 4 u32
 	BSHA256Msg2                    // sha256_msg2(x: 4 u32, y: 4 u32) -> 4 u32
 	BMulW                          // mulw(a, b: uN) -> (lo, hi: uN), N 32 or 64: the double-width product
+	BView                          // a[i..j]: the elements i..j-1 of a, in place (written a[i..j], never by name)
 )
+
+// ViewName is the name of the range view builtin: not an identifier, so a
+// program reaches it only through the syntax a[i..j].
+const ViewName = "[..]"
 
 // Builtin describes a builtin function. Its meaning is the same on every
 // target; Features says which hardware a target may use to compute it.
@@ -67,6 +72,7 @@ func init() {
 	add(&Builtin{ID: BSHA256Msg1, Name: "sha256_msg1", Features: FeatureSet(FeatSHA)})
 	add(&Builtin{ID: BSHA256Msg2, Name: "sha256_msg2", Features: FeatureSet(FeatSHA)})
 	add(&Builtin{ID: BMulW, Name: "mulw"})
+	add(&Builtin{ID: BView, Name: ViewName})
 }
 
 func itoa(n int) string {

@@ -402,6 +402,26 @@ fn two() -> (u32, u32) { return 1, 2 }
 fn f() { var a: u32 var b: u32 a, b = @two(), 1 }`, []string{"two returns 2 values"}},
 		{"parallel of arrays of other lengths", `module t
 fn f(x: [3]u8) { var a: [2]u8 var b: [3]u8 a, b = @x, x }`, []string{"cannot use [3]u8 as [2]u8 in assignment"}},
+		{"view of a read-only array", `module t
+fn f(a: [4]u8) { a[0..2]@[0] = 1 }`, []string{"cannot assign to a[0..2][0]: parameter a is not mut"}},
+		{"views of one array to a mut parameter", `module t
+fn w(x: mut [2]u8, y: [2]u8) { x[0] = y[1] }
+fn f(b: mut [4]u8) { w(b@[0..2], b[2..4]) }`, []string{"b[0..2] is passed to mut parameter x of w and also as argument 2"}},
+		{"view of nested arrays", `module t
+fn f(m: [2][2]u8) { let c = m@[0..1] }`, []string{"a range view needs an array or slice of words, not [2][2]u8"}},
+		{"view past the end", `module t
+const K: [4]u8 = [1, 2, 3, 4]
+fn f() -> u8 { let d = K@[2..5] return d[0] }`, []string{"range 2..5 out of bounds for [4]u8"}},
+		{"view backwards", `module t
+fn f(b: [4]u8) -> u8 { let e = b@[3..1] return e[0] }`, []string{"range 3..1 ends before it starts"}},
+		{"empty view", `module t
+fn f(b: [4]u8) -> u32 { return len(b@[2..2]) }`, []string{"range 2..2 is empty"}},
+		{"a view is not assignable as a whole", `module t
+fn f(a: [4]u8, b: mut [4]u8) { b@[0..2] = a[0..2] }`, []string{"cannot assign to b[0..2]"}},
+		{"a slice view is not a var", `module t
+fn f(s: []u8) { var u = s@[1..len(s)] }`, []string{"a slice cannot be copied into var u"}},
+		{"view bounds are words", `module t
+fn f(s: []u8, b: bool) -> u32 { return len(s[@b..2]) }`, []string{"start of a range view must be a word, not bool"}},
 		{"mulw of u16", `module t
 fn f(a: u16) -> u16 { let (l, h) = @mulw(a, a) return l }`, []string{"mulw needs u32 or u64 operands, not u16"}},
 		{"mulw of mixed types", `module t

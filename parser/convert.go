@@ -316,6 +316,12 @@ func (c *converter) unary(g *gUnary) lang.Expr {
 func (c *converter) postfix(g *gPostfix) lang.Expr {
 	x := c.primary(g.Prim)
 	for _, ix := range g.Indexes {
+		if ix.Hi != nil {
+			// A range view a[i..j] is a call of the view builtin.
+			x = &lang.CallExpr{ExprBase: lang.ExprBase{Pos: pos(ix.Pos)}, Name: lang.ViewName,
+				Args: []lang.Expr{x, c.expr(ix.Index), c.expr(ix.Hi)}}
+			continue
+		}
 		x = &lang.IndexExpr{ExprBase: lang.ExprBase{Pos: pos(ix.Pos)}, X: x, Index: c.expr(ix.Index)}
 	}
 	return x

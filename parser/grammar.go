@@ -283,7 +283,7 @@ type gUnary struct {
 	Postfix *gPostfix `parser:"| @@"`
 }
 
-// postfix: primary ("[" expr "]")*
+// postfix: primary ("[" expr (".." expr)? "]")*
 type gPostfix struct {
 	Pos     lexer.Position
 	Prim    *gPrimary `parser:"@@"`
@@ -292,7 +292,8 @@ type gPostfix struct {
 
 type gIndex struct {
 	Pos   lexer.Position
-	Index *gExpr `parser:"\"[\" @@ \"]\""`
+	Index *gExpr `parser:"\"[\" @@"`
+	Hi    *gExpr `parser:"(\"..\" @@)? \"]\""`
 }
 
 // primary: Int | "true" | "false" | "have" Ident | "[" exprs "]" | "(" expr ")" | Ident ("." Ident)? args?

@@ -203,6 +203,14 @@ a, b = two(x)`)
 	assert.Equal(t, "two(x)", show(m.Value))
 }
 
+// TestRangeView: a[i..j] is a call of the view builtin on a, i and j,
+// and indexes and views chain left to right.
+func TestRangeView(t *testing.T) {
+	assert.Equal(t, "[..](a, i, (j + 1))", expr(t, "a[i..j + 1]"))
+	assert.Equal(t, "[..](a, 0, 4)[2]", expr(t, "a[0..4][2]"))
+	assert.Equal(t, "[..](m[1], 2, len(s))", expr(t, "m[1][2..len(s)]"))
+}
+
 func TestErrors(t *testing.T) {
 	cases := map[string]string{
 		"module m\nfn f() { x = 1 +* 2 }":                 `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,

@@ -82,3 +82,39 @@ export fn arrays(a: mut [2]u64, b: mut [2]u64, m: mut [2][2]u8) effects none {
 		t.Errorf("arrays: a = %v, b = %v, m = %v", a.Elems, b.Elems, m.Elems)
 	}
 }
+
+// TestRangeViews: a[i..j] reads and writes a's elements i..j-1 in place,
+// through calls, chunks and rest, and traps when not i <= j <= len(a).
+func TestRangeViews(t *testing.T) {
+	p := load(t, `module t
+fn fill(s: mut []u32, v: u32) {
+    for i in 0..len(s) {
+        s[i] = v + i
+    }
+}
+export fn f(a: mut [8]u32, i: u32, j: u32) -> (u32, u32) effects trap {
+    fill(a[i..j], 100)
+    var n: u32 = 0
+    for blk in chunks(a[1..8], 2) {
+        n += blk[1]
+    }
+    a[6..8][0] = len(rest(a[i..8], 4))
+    return n, len(a[i..j])
+}
+`)
+	a := arr(0, 1, 2, 3, 4, 5, 6, 7)
+	got := words(call(t, p, "f", a, w(2), w(5)))
+	// a[2..5] = 100, 101, 102; chunks of a[1..8]: (1 100) (101 102) (5 6).
+	if want := []uint64{100 + 102 + 6, 3}; !slices.Equal(got, want) {
+		t.Errorf("f(2, 5) = %v, want %v", got, want)
+	}
+	if want := []uint64{0, 1, 100, 101, 102, 5, 2, 7}; !slices.Equal(a.Elems, want) {
+		t.Errorf("f(2, 5): a = %v, want %v", a.Elems, want)
+	}
+	for _, ij := range [][2]uint64{{5, 4}, {0, 9}, {9, 9}, {1<<32 - 1, 1<<32 - 1}} {
+		_, err := try(t, p, "f", arr(0, 1, 2, 3, 4, 5, 6, 7), w(ij[0]), w(ij[1]))
+		if tr := trapOf(t, err); tr == nil {
+			t.Errorf("f(%d, %d) did not trap", ij[0], ij[1])
+		}
+	}
+}
