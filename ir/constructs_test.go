@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -75,6 +76,124 @@ export fn round(s0: u64, s1: u64, k0: u64, k1: u64) -> (u64, u64) effects none {
 	}
 }
 
+// TestMulW: the double-width product of u32 and u64, at every width
+// (legalized into limb products and carries below the operand's width).
+func TestMulW(t *testing.T) {
+	src := `module t
+export fn m64(a: u64, b: u64) -> (u64, u64) effects none {
+    let (lo, hi) = mulw(a, b)
+    return lo, hi
+}
+export fn m32(a: u32, b: u32) -> (u32, u32, u64) effects none {
+    var lo: u32
+    var hi: u32
+    lo, hi = mulw(a, b)
+    let (_, h) = mulw(a as u64 | 0xffff_ffff_0000_0000, 7)
+    return lo, hi, h
+}
+`
+	d := newDiff(t, src)
+	// Java Card's pipeline: mulw expanded into half-limb products.
+	for _, w := range []int{64, 32, 16, 8} {
+		m, err := Compile(d.p, Options{W: w, Unroll: DefaultUnroll, Verify: true, Expand: ExpandMulW})
+		if err != nil {
+			t.Fatalf("compile W=%d with mulw expanded: %v", w, err)
+		}
+		d.ms = append(d.ms, m)
+		d.names = append(d.names, fmt.Sprintf("%d with mulw expanded", w))
+	}
+	rng := rand.New(rand.NewSource(7))
+	edge := []uint64{0, 1, 2, 0xffffffff, 0x100000000, 0x8000000000000000, 1<<64 - 1}
+	for _, a := range edge {
+		for _, b := range edge {
+			d.check("m64", words(a, b)...)
+			d.check("m32", words(a&0xffffffff, b&0xffffffff)...)
+		}
+	}
+	for i := 0; i < 20; i++ {
+		d.check("m64", words(rng.Uint64(), rng.Uint64())...)
+		d.check("m32", words(rng.Uint64()&0xffffffff, rng.Uint64()&0xffffffff)...)
+	}
+}
+
+// TestParallelAssignment: `a, b = E1, E2` of words, elements, whole
+// arrays and rows, with the values read before any store, at every width.
+func TestParallelAssignment(t *testing.T) {
+	src := `module t
+export fn swap(a: u32, b: u64) -> (u32, u64) effects none {
+    var x = a
+    var y = b
+    var z = a as u8
+    x, y, z = (y >> 3) as u32, x as u64 + y, z ^ 0x5a
+    x, z = x + 1, z + (x as u8)
+    return x + z as u32, y
+}
+export fn order(v: mut [4]u32, i: u32) effects trap {
+    var j = i
+    j, v[j] = j + 1, j
+    v[j], j = 7, 0
+    v[3], v[3] = 5, 6
+}
+export fn arrays(a: mut [2]u64, b: mut [2]u64, m: mut [2][2]u8) effects none {
+    a, b = b, a
+    m[0], m[1] = m[1], m[0]
+    var c: [2]u64
+    c, a[0], _ = a, b[1], m[0][1]
+    b = c
+}
+`
+	d := newDiff(t, src)
+	rng := rand.New(rand.NewSource(8))
+	for i := 0; i < 5; i++ {
+		d.check("swap", words(rng.Uint64()&0xffffffff, rng.Uint64())...)
+		d.check("order", wordsVal(rng, 4, 0xffffffff), lang.Value{Word: uint64(i)})
+		d.check("arrays", wordsVal(rng, 2, 1<<64-1), wordsVal(rng, 2, 1<<64-1), bytesVal(rng, 4))
+	}
+	if d.err == 0 {
+		t.Error("no parallel assignment trapped")
+	}
+}
+
+// TestRangeViews: a[i..j] as a slice argument, a fixed array argument, a
+// chunk source and a rest source, written through, checked, at every width.
+func TestRangeViews(t *testing.T) {
+	src := `module t
+fn fill(s: mut []u32, v: u32) {
+    for i in 0..len(s) {
+        s[i] = v + i
+    }
+}
+fn sum4(s: [4]u16) -> u16 {
+    return s[0] + s[1] + s[2] + s[3]
+}
+export fn f(a: mut [8]u32, i: u64, j: u8, h: [6]u16) -> (u32, u32, u16) effects trap {
+    fill(a[i..j], 100)
+    var n: u32 = 0
+    for blk in chunks(a[1..8], 2) {
+        n += blk[1]
+    }
+    a[6..8][0] = len(rest(a[i..8], 4))
+    return n, len(a[i..j]), sum4(h[1..5]) + h[2..4][1]
+}
+export fn g(s: mut []u8, k: u8) effects trap {
+    for blk in chunks(s[1..len(s)], 2) {
+        blk[0] = blk[1] + k
+    }
+}
+`
+	d := newDiff(t, src)
+	rng := rand.New(rand.NewSource(9))
+	for _, ij := range [][2]uint64{{2, 5}, {0, 8}, {8, 8}, {3, 3}, {5, 4}, {0, 9}, {1 << 40, 4}} {
+		d.check("f", wordsVal(rng, 8, 0xffffffff), lang.Value{Word: ij[0]}, lang.Value{Word: ij[1] & 0xff}, wordsVal(rng, 6, 0xffff))
+	}
+	for _, n := range []int{0, 1, 2, 5, 8} {
+		d.check("g", bytesVal(rng, n), lang.Value{Word: uint64(rng.Intn(256))})
+	}
+	if d.err == 0 {
+		t.Error("no range view trapped")
+	}
+}
+
 func TestLoopsAndVariables(t *testing.T) {
 	src := `module t
 // Loops with run-time bounds of every index type, and variables carried
@@ -112,6 +231,15 @@ export fn swap(a: u16, b: u16) -> (u16, u16) effects none {
 }
 `
 	d := newDiff(t, src)
+	// Java Card's pipeline: mulw expanded into half-limb products.
+	for _, w := range []int{64, 32, 16, 8} {
+		m, err := Compile(d.p, Options{W: w, Unroll: DefaultUnroll, Verify: true, Expand: ExpandMulW})
+		if err != nil {
+			t.Fatalf("compile W=%d with mulw expanded: %v", w, err)
+		}
+		d.ms = append(d.ms, m)
+		d.names = append(d.names, fmt.Sprintf("%d with mulw expanded", w))
+	}
 	rng := rand.New(rand.NewSource(7))
 	for i := 0; i < 6; i++ {
 		d.check("sums", words(uint64(rng.Intn(256)), uint64(rng.Intn(70)), rng.Uint64(), uint64(rng.Intn(10)), uint64(rng.Intn(20)))...)

@@ -93,7 +93,9 @@ func rotateByShifts(b *Builder, op Op, x, k *Value) *Value {
 }
 
 // mulHalves emits mulw(a, b) from the four products of half-width pieces,
-// each of which fits the type.
+// each of which fits the type. The carries are addc's, not comparisons:
+// a target lowers a comparison to a value with a branch (Java Card), and
+// the time of mulw must not depend on its operands.
 func mulHalves(b *Builder, x, y *Value) (lo, hi *Value) {
 	t := x.Type
 	h := t.Bits() / 2
@@ -102,14 +104,13 @@ func mulHalves(b *Builder, x, y *Value) (lo, hi *Value) {
 	}
 	mask := b.Const(t, uint64(1)<<h-1)
 	sh := b.Const(t, uint64(h))
+	no := b.Const(Bool, 0)
 	x0, x1 := b.And(x, mask), b.Shr(x, sh)
 	y0, y1 := b.And(y, mask), b.Shr(y, sh)
 	p00, p01 := b.Mul(x0, y0), b.Mul(x0, y1)
 	p10, p11 := b.Mul(x1, y0), b.Mul(x1, y1)
-	mid := b.Add(p01, p10)
-	c1 := b.Ult(mid, p01)
-	lo = b.Add(p00, b.Shl(mid, sh))
-	c2 := b.Ult(lo, p00)
+	mid, c1 := b.Pair(OpAddC, p01, p10, no)
+	lo, c2 := b.Pair(OpAddC, p00, b.Shl(mid, sh), no)
 	hi = b.Add(b.Add(p11, b.Shr(mid, sh)), b.Add(b.Shl(b.Zext(t, c1), sh), b.Zext(t, c2)))
 	return lo, hi
 }

@@ -255,6 +255,15 @@ func (lz *legalizer) instr(in *Instr) {
 		lz.set(in, lz.selectL(args[0][0], args[1], args[2]))
 	case OpAddC, OpSubB:
 		lz.carryChain(in, args)
+	case OpMulW:
+		// The full product of k-limb operands is the low 2k limbs of the
+		// product of their zero extensions to 2k limbs.
+		k := len(args[0])
+		x := append(append(limbs{}, args[0]...), lz.zeros(lz.wt, k)...)
+		y := append(append(limbs{}, args[1]...), lz.zeros(lz.wt, k)...)
+		p := lz.mulL(x, y)
+		lz.limbs[in.Results[0]] = p[:k]
+		lz.limbs[in.Results[1]] = p[k:]
 	case OpClmulLo, OpClmulHi, OpAESEnc, OpAESEncLast, OpTrace, OpYield, OpReturn, OpCall:
 		in.Args = lz.groups(in.Args)
 		var rs limbs

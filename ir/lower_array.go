@@ -60,6 +60,9 @@ func (fl *fnLowerer) aexpr(e lang.Expr) *aref {
 		if e.Func == nil && e.Builtin != nil && e.Builtin.ID == lang.BRest {
 			return fl.rest(e)
 		}
+		if e.Func == nil && e.Builtin != nil && e.Builtin.ID == lang.BView {
+			return fl.view(e)
+		}
 		ops := fl.call(e)
 		if len(ops) != 1 || ops[0].r == nil {
 			failf(e.Pos, "%s does not give one array", e.Name)
@@ -68,6 +71,37 @@ func (fl *fnLowerer) aexpr(e lang.Expr) *aref {
 	}
 	failf(e.Position(), "cannot lower %T as an array", e)
 	return nil
+}
+
+// view is the range view a[i..j] (of words): an aref into a from element
+// i, j-i elements long. Unless the checker proved it, i <= j <= len(a) is
+// checked first, in the bounds' own widths.
+func (fl *fnLowerer) view(e *lang.CallExpr) *aref {
+	r := fl.aexpr(e.Args[0])
+	lo := fl.expr(e.Args[1])
+	hi := fl.expr(e.Args[2])
+	if e.Checked {
+		var hiFits *Value // hi <= len(a)
+		if hi.Type.Bits() > IndexType.Bits() {
+			hiFits = fl.b.Not(fl.b.Ult(fl.b.Zext(hi.Type, r.n), hi))
+		} else {
+			hiFits = fl.b.Not(fl.b.Ult(r.n, fl.toIndex(hi)))
+		}
+		wide := lo.Type
+		if hi.Type.Bits() > wide.Bits() {
+			wide = hi.Type
+		}
+		widen := func(v *Value) *Value {
+			if v.Type == wide {
+				return v
+			}
+			return fl.b.Zext(wide, v)
+		}
+		ordered := fl.b.Not(fl.b.Ult(widen(hi), widen(lo))) // lo <= hi
+		fl.b.Check(fl.b.And(hiFits, ordered), CheckBounds, e.Pos, "range out of bounds")
+	}
+	i, j := fl.toIndex(lo), fl.toIndex(hi)
+	return &aref{arr: r.arr, off: fl.addIdx(r.off, i), n: fl.b.Sub(j, i), typ: e.Type()}
 }
 
 // rest is rest(s, N): the elements after the whole N-element chunks.

@@ -385,6 +385,11 @@ func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
 		}
 		in := fl.b.Instr(op, []Type{U64, U64}, xs...)
 		return []operand{{v: in.Results[0]}, {v: in.Results[1]}}
+	case lang.BMulW:
+		x := fl.expr(a[0])
+		y := fl.expr(a[1])
+		lo, hi := fl.b.Pair(OpMulW, x, y)
+		return []operand{{v: lo}, {v: hi}}
 	case lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2:
 		op := shaOps[bi.ID]
 		var xs []*Value

@@ -233,6 +233,10 @@ func (fl *fnLowerer) store(p place, op operand) {
 }
 
 func (fl *fnLowerer) assign(s *lang.AssignStmt) {
+	if len(s.Values) > 0 {
+		fl.assignParallel(s)
+		return
+	}
 	if len(s.Targets) == 0 || s.Value == nil {
 		failf(s.Pos, "malformed assignment")
 	}
@@ -272,6 +276,40 @@ func (fl *fnLowerer) assign(s *lang.AssignStmt) {
 	rhs := fl.expr(s.Value)
 	v := fl.binop(strings.TrimSuffix(s.Op, "="), old, rhs, s.Checked, s.Pos)
 	fl.store(p, operand{v: v})
+}
+
+// assignParallel lowers `a, b[i] = E1, E2`: the targets' indexes first,
+// then every value (an array into a temporary, since an earlier store may
+// write what a later value reads), then the stores left to right.
+func (fl *fnLowerer) assignParallel(s *lang.AssignStmt) {
+	if s.Op != "=" || len(s.Values) != len(s.Targets) {
+		failf(s.Pos, "%s of %d values to %d targets", s.Op, len(s.Values), len(s.Targets))
+	}
+	places := make([]place, len(s.Targets))
+	for i, t := range s.Targets {
+		places[i] = fl.target(t)
+	}
+	ops := make([]operand, len(s.Values))
+	for i, v := range s.Values {
+		p := places[i]
+		switch {
+		case p.discard:
+			fl.exprStmt(v)
+		case p.ref != nil:
+			at, ok := p.ref.typ.(*lang.ArrayType)
+			if !ok {
+				failf(s.Pos, "assignment to a slice")
+			}
+			tmp := fl.temp(at, "par")
+			fl.assignArray(tmp, v, true)
+			ops[i] = operand{r: tmp}
+		default:
+			ops[i] = operand{v: fl.expr(v)}
+		}
+	}
+	for i, p := range places {
+		fl.store(p, ops[i])
+	}
 }
 
 // exprStmt evaluates an expression for its effects.

@@ -40,10 +40,11 @@ func sample(rng *rand.Rand, t string, n int) []uint64 {
 // diff compiles p at every width and checks that every call gives the VM's
 // results, or an error exactly when the VM gives one.
 type diff struct {
-	t   *testing.T
-	p   *lang.Program
-	ms  []*Module
-	err int
+	t     *testing.T
+	p     *lang.Program
+	ms    []*Module
+	names []string // the compilations in ms after one per width
+	err   int
 }
 
 func newDiff(t *testing.T, src string) *diff {
@@ -53,6 +54,15 @@ func newDiff(t *testing.T, src string) *diff {
 		d.ms = append(d.ms, compile(t, d.p, w))
 	}
 	return d
+}
+
+// name says which compilation d.ms[i] is: a width of widths, or one of
+// names after them.
+func (d *diff) name(i int) string {
+	if i < len(widths) {
+		return fmt.Sprint(widths[i])
+	}
+	return d.names[i-len(widths)]
 }
 
 func (d *diff) check(export string, args ...lang.Value) {
@@ -67,16 +77,16 @@ func (d *diff) check(export string, args ...lang.Value) {
 		vmRun(d.p, export, vmIn)
 		got, err := Run(m, export, in)
 		if (err != nil) != (werr != nil) {
-			d.t.Fatalf("%s%v at W=%d: error %v, VM error %v", export, args, widths[i], err, werr)
+			d.t.Fatalf("%s%v at W=%s: error %v, VM error %v", export, args, d.name(i), err, werr)
 		}
 		if err != nil {
 			continue
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			d.t.Fatalf("%s%v at W=%d: got %v, VM %v", export, args, widths[i], got, want)
+			d.t.Fatalf("%s%v at W=%s: got %v, VM %v", export, args, d.name(i), got, want)
 		}
 		if fmt.Sprint(in) != fmt.Sprint(vmIn) {
-			d.t.Fatalf("%s%v at W=%d: arguments after the call %v, VM %v", export, args, widths[i], in, vmIn)
+			d.t.Fatalf("%s%v at W=%s: arguments after the call %v, VM %v", export, args, d.name(i), in, vmIn)
 		}
 	}
 }

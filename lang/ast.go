@@ -148,7 +148,8 @@ type LetStmt struct {
 	Syms []*Symbol // set by the checker, one per name ("_" gets a symbol too)
 }
 
-// AssignStmt is `LHS = E`, `LHS op= E`, or `a, b = f(...)`.
+// AssignStmt is `LHS = E`, `LHS op= E`, `a, b = f(...)`, or the parallel
+// `a, b = E1, E2` (Values, one per target; Value is nil).
 // Op is "=" or one of "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=",
 // ">>=", "<<<=", ">>>=".
 type AssignStmt struct {
@@ -156,6 +157,7 @@ type AssignStmt struct {
 	Targets []Expr // *Ident or *IndexExpr
 	Op      string
 	Value   Expr
+	Values  []Expr // parallel assignment: all evaluated before any target is written
 
 	Checked bool // set by the checker: /= or %= by a divisor not proven non-zero (trap)
 }

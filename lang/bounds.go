@@ -251,6 +251,17 @@ func (c *checker) lenRange(e Expr) interval {
 			return interval{uint64(max(s.MinLen, 0)), hi}
 		}
 	case *CallExpr:
+		if x.Builtin != nil && x.Builtin.ID == BView && len(x.Args) == 3 {
+			lo, hi := c.rangeOf(x.Args[1]), c.rangeOf(x.Args[2])
+			n := interval{0, hi.hi}
+			if hi.lo > lo.hi {
+				n.lo = hi.lo - lo.hi
+			}
+			if hi.hi >= lo.lo {
+				n.hi = hi.hi - lo.lo
+			}
+			return n
+		}
 		if x.Builtin != nil && x.Builtin.ID == BRest && len(x.Args) == 2 {
 			n, ok := c.constWord(x.Args[1])
 			if !ok || n == 0 {

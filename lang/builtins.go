@@ -1,6 +1,9 @@
 package lang
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // BuiltinID names a builtin function.
 type BuiltinID int
@@ -21,7 +24,13 @@ const (
 	BSHA256Rnds2                   // sha256_rnds2(cdgh: 4 u32, abef: 4 u32, wk0, wk1: u32) -> 4 u32
 	BSHA256Msg1                    // sha256_msg1(x: 4 u32, y: 4 u32) -> 4 u32
 	BSHA256Msg2                    // sha256_msg2(x: 4 u32, y: 4 u32) -> 4 u32
+	BMulW                          // mulw(a, b: uN) -> (lo, hi: uN), N 32 or 64: the double-width product
+	BView                          // a[i..j]: the elements i..j-1 of a, in place (written a[i..j], never by name)
 )
+
+// ViewName is the name of the range view builtin: not an identifier, so a
+// program reaches it only through the syntax a[i..j].
+const ViewName = "[..]"
 
 // Builtin describes a builtin function. Its meaning is the same on every
 // target; Features says which hardware a target may use to compute it.
@@ -62,6 +71,8 @@ func init() {
 	add(&Builtin{ID: BSHA256Rnds2, Name: "sha256_rnds2", Features: FeatureSet(FeatSHA)})
 	add(&Builtin{ID: BSHA256Msg1, Name: "sha256_msg1", Features: FeatureSet(FeatSHA)})
 	add(&Builtin{ID: BSHA256Msg2, Name: "sha256_msg2", Features: FeatureSet(FeatSHA)})
+	add(&Builtin{ID: BMulW, Name: "mulw"})
+	add(&Builtin{ID: BView, Name: ViewName})
 }
 
 func itoa(n int) string {
@@ -80,6 +91,17 @@ func itoa(n int) string {
 //
 // The reference meaning of the arithmetic builtins, used by the VM, the IR
 // interpreter and the backends' constant folders alike.
+
+// MulW returns the low and high n-bit halves of the 2n-bit product of a
+// and b (n is 32 or 64; a and b hold values of that width).
+func MulW(n int, a, b uint64) (lo, hi uint64) {
+	if n == 64 {
+		hi, lo = bits.Mul64(a, b)
+		return lo, hi
+	}
+	p := a * b
+	return p & (1<<uint(n) - 1), p >> uint(n)
+}
 
 // ClmulLo returns the low 64 bits of the carry-less product of a and b.
 func ClmulLo(a, b uint64) uint64 {

@@ -188,7 +188,7 @@ func (c *checker) notWritable(e Expr) string {
 	case *IndexExpr:
 		return c.notWritable(x.X)
 	case *CallExpr:
-		if x.Builtin != nil && x.Builtin.ID == BRest && len(x.Args) > 0 {
+		if x.Builtin != nil && (x.Builtin.ID == BRest || x.Builtin.ID == BView) && len(x.Args) > 0 {
 			return c.notWritable(x.Args[0])
 		}
 	}
@@ -233,7 +233,7 @@ func (c *checker) placeOf(e Expr) (place, bool) {
 		}
 		return place{root: p.root, idx: append(append([]int64(nil), p.idx...), i)}, true
 	case *CallExpr:
-		if x.Builtin != nil && x.Builtin.ID == BRest && len(x.Args) > 0 {
+		if x.Builtin != nil && (x.Builtin.ID == BRest || x.Builtin.ID == BView) && len(x.Args) > 0 {
 			p, ok := c.placeOf(x.Args[0])
 			return place{root: p.root, idx: append(p.idx, -1)}, ok
 		}
@@ -284,11 +284,62 @@ func (c *checker) aliasCheck(e *CallExpr, params []*Param, name string) {
 	}
 }
 
+// view checks a range view a[i..j]: the elements i..j-1 of an array or
+// slice of words, in place. With constant bounds it is a [j-i]T (an array
+// of that length, usable where one is expected); otherwise a []T. Bounds
+// the checker cannot prove (i <= j <= len(a)) are checked at run time.
+func (c *checker) view(e *CallExpr) (Type, bool) {
+	a := e.Args
+	xt := c.expr(a[0])
+	lok := c.wordArg(a[1], "start of a range view")
+	hok := c.wordArg(a[2], "end of a range view")
+	if xt == nil || !lok || !hok {
+		return nil, false
+	}
+	elem, ok := isArrayOrSlice(xt)
+	if !ok {
+		c.errorf(e.Pos, "cannot take a range of %s", xt)
+		return nil, false
+	}
+	if !isWord(elem) {
+		c.errorf(e.Pos, "a range view needs an array or slice of words, not %s", xt)
+		return nil, false
+	}
+	var t Type = &SliceType{Elem: elem}
+	lv, lconst := c.constWord(a[1])
+	hv, hconst := c.constWord(a[2])
+	if lconst && hconst {
+		switch {
+		case lv > hv:
+			c.errorf(e.Pos, "range %d..%d ends before it starts", lv, hv)
+			return nil, false
+		case lv == hv:
+			c.errorf(e.Pos, "range %d..%d is empty", lv, hv)
+			return nil, false
+		}
+		if at, ok := xt.(*ArrayType); ok && hv > uint64(at.Len) {
+			c.errorf(e.Pos, "range %d..%d out of bounds for %s", lv, hv, at)
+			return nil, false
+		}
+		if hv-lv <= MaxArrayLen {
+			t = &ArrayType{Len: int(hv - lv), Elem: elem}
+		}
+	}
+	if c.cur != nil && !c.inRequires {
+		lo, hi := c.rangeOf(a[1]), c.rangeOf(a[2])
+		if !(lo.hi <= hi.lo && hi.hi <= c.lenRange(a[0]).lo) {
+			e.Checked = true
+			c.trapSite(e.Pos, "range view not proven in bounds (checked at run time)")
+		}
+	}
+	return t, true
+}
+
 // builtinArgs is the number of arguments of each builtin with a fixed count.
 var builtinArgs = map[BuiltinID]int{
 	BLen: 1, BRest: 2, BLoad: 2, BStore: 3, BClmulLo: 2, BClmulHi: 2,
 	BAESEnc: 4, BAESEncLast: 4, BSelect: 3, BUncheckedGet: 2, BUncheckedSet: 3,
-	BSHA256Rnds2: 10, BSHA256Msg1: 8, BSHA256Msg2: 8,
+	BSHA256Rnds2: 10, BSHA256Msg1: 8, BSHA256Msg2: 8, BMulW: 2, BView: 3,
 }
 
 // builtin checks a call of a builtin.
@@ -373,6 +424,23 @@ func (c *checker) builtin(e *CallExpr, b *Builtin) (Type, bool) {
 			elems[i] = in
 		}
 		return &TupleType{Elems: elems}, true
+	case BView:
+		return c.view(e)
+	case BMulW:
+		t := c.unifyPair(a[0], a[1], "mulw", e.Pos)
+		switch {
+		case t == nil:
+			return nil, false
+		case t == Untyped:
+			c.errorf(e.Pos, "mulw needs typed operands (u32 or u64); write 5 as u32, say")
+			c.dropUntyped(a[0])
+			c.dropUntyped(a[1])
+			return nil, false
+		case !Identical(t, U32) && !Identical(t, U64):
+			c.errorf(e.Pos, "mulw needs u32 or u64 operands, not %s", t)
+			return nil, false
+		}
+		return &TupleType{Elems: []Type{t, t}}, true
 	case BSelect:
 		ok := c.exprAs(a[0], Bool, "condition of select")
 		t := c.unifyPair(a[1], a[2], "select", e.Pos)

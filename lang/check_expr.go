@@ -446,6 +446,9 @@ func exprString(e Expr) string {
 	case *IndexExpr:
 		return exprString(e.X) + "[" + exprString(e.Index) + "]"
 	case *CallExpr:
+		if e.Name == ViewName && e.Module == "" && len(e.Args) == 3 {
+			return exprString(e.Args[0]) + "[" + exprString(e.Args[1]) + ".." + exprString(e.Args[2]) + "]"
+		}
 		s := calleeName(e) + "("
 		for i, x := range e.Args {
 			if i > 0 {

@@ -182,7 +182,12 @@ func walk(f *lang.FuncDecl, visitE func(lang.Expr), visitS func(lang.Stmt)) {
 			for _, x := range s.Targets {
 				expr(x)
 			}
-			expr(s.Value)
+			if s.Value != nil {
+				expr(s.Value)
+			}
+			for _, x := range s.Values {
+				expr(x)
+			}
 		case *lang.ExprStmt:
 			expr(s.X)
 		case *lang.IfStmt:

@@ -194,6 +194,10 @@ func (c *checker) assign(s *AssignStmt) {
 		c.errorf(s.Pos, "assignment needs a target")
 		return
 	}
+	if len(s.Values) > 0 {
+		c.assignParallel(s)
+		return
+	}
 	if len(s.Targets) > 1 {
 		c.assignMulti(s)
 		return
@@ -270,6 +274,48 @@ func (c *checker) assignMulti(s *AssignStmt) {
 		if tt != nil && want != nil && !Identical(tt, want) {
 			c.errorf(tg.Position(), "cannot use %s as %s in assignment", want, tt)
 		}
+	}
+}
+
+// assignParallel checks `a, b = E1, E2`: as many values as targets, each
+// value of its target's type, no variable assigned twice.
+func (c *checker) assignParallel(s *AssignStmt) {
+	if s.Op != "=" {
+		c.looseArgs(s.Values)
+		return // the parser reported it
+	}
+	if len(s.Values) != len(s.Targets) {
+		c.errorf(s.Values[0].Position(), "assignment of %d values to %d targets", len(s.Values), len(s.Targets))
+		c.looseArgs(s.Values)
+		return
+	}
+	seen := map[*Symbol]bool{}
+	for i, tg := range s.Targets {
+		v := s.Values[i]
+		if tg == nil || v == nil {
+			continue
+		}
+		if id, ok := strip(tg).(*Ident); ok && id.Name == "_" && id.Module == "" {
+			if t := c.expr(v); t == Untyped {
+				c.dropUntyped(v)
+			} else if _, multi := t.(*TupleType); multi {
+				c.errorf(v.Position(), "%s returns %d values; a parallel assignment takes one value per target", exprString(v), len(t.(*TupleType).Elems))
+			}
+			setParenTypes(tg, nil)
+			continue
+		}
+		tt := c.target(tg)
+		if id, ok := strip(tg).(*Ident); ok && id.Sym != nil {
+			if seen[id.Sym] {
+				c.errorf(tg.Position(), "%s is assigned twice", id.Name)
+			}
+			seen[id.Sym] = true
+		}
+		if tt == nil {
+			c.looseArgs([]Expr{v})
+			continue
+		}
+		c.exprAs(v, tt, "assignment")
 	}
 }
 

@@ -383,6 +383,59 @@ fn f(x: u32) { for b in chunks(@x, 4) { } }`, []string{"chunks needs arrays or s
 fn f(a: [16]u8, b: [32]u8) { for x, y in chunks(a, @b, 4) { } }`, []string{"chunk sources have different lengths: a has 16, b has 32"}},
 		{"view of a read-only source", `module t
 fn f(s: []u8) { for b in chunks(s, 4) { b@[0] = 1 } }`, []string{"cannot assign to b[0]: b is a view of a read-only source"}},
+		{"parallel count", `module t
+fn f() { var a: u32 var b: u32 a, b = @1, 2, 3 }`, []string{"assignment of 3 values to 2 targets"}},
+		{"parallel types per position", `module t
+fn f(x: u64) { var a: u32 var b: u64 a, b = @x, x }`, []string{"cannot use u64 as u32 in assignment"}},
+		{"parallel constant fits its target", `module t
+fn f() { var a: u8 var b: u32 a, b = @256, 256 }`, []string{"constant 256 overflows u8"}},
+		{"parallel to a let", `module t
+fn f() { let a: u32 = 1 var b: u32 @a, b = b, a }`, []string{"cannot assign to a"}},
+		{"parallel to a parameter", `module t
+fn f(p: u32) { var b: u32 b, @p = p, b }`, []string{"cannot assign to p: parameters are read-only"}},
+		{"parallel to a read-only array", `module t
+fn f(s: [2]u8) { s@[0], s@[1] = s[1], s[0] }`, []string{"cannot assign to s[0]: parameter s is not mut", "cannot assign to s[1]"}},
+		{"parallel assigns a variable twice", `module t
+fn f() { var a: u32 a, @a = 1, 2 }`, []string{"a is assigned twice"}},
+		{"parallel value of two results", `module t
+fn two() -> (u32, u32) { return 1, 2 }
+fn f() { var a: u32 var b: u32 a, b = @two(), 1 }`, []string{"two returns 2 values"}},
+		{"parallel of arrays of other lengths", `module t
+fn f(x: [3]u8) { var a: [2]u8 var b: [3]u8 a, b = @x, x }`, []string{"cannot use [3]u8 as [2]u8 in assignment"}},
+		{"view of a read-only array", `module t
+fn f(a: [4]u8) { a[0..2]@[0] = 1 }`, []string{"cannot assign to a[0..2][0]: parameter a is not mut"}},
+		{"views of one array to a mut parameter", `module t
+fn w(x: mut [2]u8, y: [2]u8) { x[0] = y[1] }
+fn f(b: mut [4]u8) { w(b@[0..2], b[2..4]) }`, []string{"b[0..2] is passed to mut parameter x of w and also as argument 2"}},
+		{"view of nested arrays", `module t
+fn f(m: [2][2]u8) { let c = m@[0..1] }`, []string{"a range view needs an array or slice of words, not [2][2]u8"}},
+		{"view past the end", `module t
+const K: [4]u8 = [1, 2, 3, 4]
+fn f() -> u8 { let d = K@[2..5] return d[0] }`, []string{"range 2..5 out of bounds for [4]u8"}},
+		{"view backwards", `module t
+fn f(b: [4]u8) -> u8 { let e = b@[3..1] return e[0] }`, []string{"range 3..1 ends before it starts"}},
+		{"empty view", `module t
+fn f(b: [4]u8) -> u32 { return len(b@[2..2]) }`, []string{"range 2..2 is empty"}},
+		{"a view is not assignable as a whole", `module t
+fn f(a: [4]u8, b: mut [4]u8) { b@[0..2] = a[0..2] }`, []string{"cannot assign to b[0..2]"}},
+		{"a slice view is not a var", `module t
+fn f(s: []u8) { var u = s@[1..len(s)] }`, []string{"a slice cannot be copied into var u"}},
+		{"view bounds are words", `module t
+fn f(s: []u8, b: bool) -> u32 { return len(s[@b..2]) }`, []string{"start of a range view must be a word, not bool"}},
+		{"mulw of u16", `module t
+fn f(a: u16) -> u16 { let (l, h) = @mulw(a, a) return l }`, []string{"mulw needs u32 or u64 operands, not u16"}},
+		{"mulw of mixed types", `module t
+fn f(a: u32, b: u64) -> u64 { let (l, h) = @mulw(a, b) return h }`, []string{"mismatched types u32 and u64 in mulw"}},
+		{"mulw of constants", `module t
+fn f() -> u64 { let (l, h) = @mulw(2, 3) return h }`, []string{"mulw needs typed operands"}},
+		{"mulw constant must fit", `module t
+fn f(a: u32) -> u32 { let (l, h) = mulw(a, @0x1_0000_0000) return h }`, []string{"constant 4294967296 overflows u32"}},
+		{"mulw is two results", `module t
+fn f(a: u64) -> u64 { return @mulw(a, a) }`, []string{"mulw returns 2 values"}},
+		{"mulw argument count", `module t
+fn f(a: u64) -> u64 { let (l, h) = @mulw(a) return l }`, []string{"mulw takes 2 arguments, got 1"}},
+		{"mulw is a builtin name", `module t
+@fn mulw(a: u64) -> u64 { return a }`, []string{"cannot declare mulw: it is the name of a builtin"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { expectErrors(t, tc.src, tc.want...) })
 	}

@@ -34,14 +34,33 @@ func LocalArrays(f *FuncDecl) []ArrayVar {
 func Callees(f *FuncDecl) []*FuncDecl {
 	var out []*FuncDecl
 	seen := map[*FuncDecl]bool{}
+	calls(f, func(x *CallExpr) {
+		if x.Func != nil && !seen[x.Func] {
+			seen[x.Func] = true
+			out = append(out, x.Func)
+		}
+	})
+	return out
+}
+
+// Traces returns f's calls of the trace builtin in source order.
+func Traces(f *FuncDecl) []*CallExpr {
+	var out []*CallExpr
+	calls(f, func(x *CallExpr) {
+		if x.Builtin != nil && x.Builtin.ID == BTrace {
+			out = append(out, x)
+		}
+	})
+	return out
+}
+
+// calls visits every call in f's requires and body, outer calls first.
+func calls(f *FuncDecl, visit func(*CallExpr)) {
 	var expr func(e Expr)
 	expr = func(e Expr) {
 		switch x := e.(type) {
 		case *CallExpr:
-			if x.Func != nil && !seen[x.Func] {
-				seen[x.Func] = true
-				out = append(out, x.Func)
-			}
+			visit(x)
 			for _, a := range x.Args {
 				expr(a)
 			}
@@ -79,7 +98,12 @@ func Callees(f *FuncDecl) []*FuncDecl {
 			for _, x := range s.Targets {
 				expr(x)
 			}
-			expr(s.Value)
+			if s.Value != nil {
+				expr(s.Value)
+			}
+			for _, x := range s.Values {
+				expr(x)
+			}
 		case *ExprStmt:
 			expr(s.X)
 		case *IfStmt:
@@ -109,7 +133,6 @@ func Callees(f *FuncDecl) []*FuncDecl {
 		expr(r)
 	}
 	stmt(f.Body)
-	return out
 }
 
 // ArrayChain is the array locals that can be live at once in a call of a

@@ -203,7 +203,18 @@ func (c *converter) simple(g *gSimple) lang.Stmt {
 	if len(targets) > 1 && g.Op != "=" {
 		c.errorf(g.Pos, "%s takes one target", g.Op)
 	}
-	return &lang.AssignStmt{Pos: pos(g.Pos), Targets: targets, Op: g.Op, Value: c.expr(g.Value)}
+	s := &lang.AssignStmt{Pos: pos(g.Pos), Targets: targets, Op: g.Op}
+	if len(g.Values) == 1 {
+		s.Value = c.expr(g.Values[0])
+		return s
+	}
+	if g.Op != "=" {
+		c.errorf(g.Values[1].Pos, "%s takes one value", g.Op)
+	}
+	for _, v := range g.Values {
+		s.Values = append(s.Values, c.expr(v))
+	}
+	return s
 }
 
 // ---------------------------------------------------------------- expressions
@@ -305,6 +316,12 @@ func (c *converter) unary(g *gUnary) lang.Expr {
 func (c *converter) postfix(g *gPostfix) lang.Expr {
 	x := c.primary(g.Prim)
 	for _, ix := range g.Indexes {
+		if ix.Hi != nil {
+			// A range view a[i..j] is a call of the view builtin.
+			x = &lang.CallExpr{ExprBase: lang.ExprBase{Pos: pos(ix.Pos)}, Name: lang.ViewName,
+				Args: []lang.Expr{x, c.expr(ix.Index), c.expr(ix.Hi)}}
+			continue
+		}
 		x = &lang.IndexExpr{ExprBase: lang.ExprBase{Pos: pos(ix.Pos)}, X: x, Index: c.expr(ix.Index)}
 	}
 	return x

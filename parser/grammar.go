@@ -135,12 +135,12 @@ type gAbsorb struct {
 	Body    *gBlock  `parser:"@@"`
 }
 
-// simple: expr ("," expr)* (assignop expr)?
+// simple: expr ("," expr)* (assignop expr ("," expr)*)?
 type gSimple struct {
 	Pos     lexer.Position
 	Targets []*gExpr `parser:"@@ (\",\" @@)*"`
 	Op      string   `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"%=\" | \"&=\" | \"|=\" | \"^=\" | \"<<<=\" | \">>>=\" | \"<<=\" | \">>=\")"`
-	Value   *gExpr   `parser:"  @@ )?"`
+	Values  []*gExpr `parser:"  @@ (\",\" @@)* )?"`
 }
 
 // ---------------------------------------------------------------- expressions
@@ -283,7 +283,7 @@ type gUnary struct {
 	Postfix *gPostfix `parser:"| @@"`
 }
 
-// postfix: primary ("[" expr "]")*
+// postfix: primary ("[" expr (".." expr)? "]")*
 type gPostfix struct {
 	Pos     lexer.Position
 	Prim    *gPrimary `parser:"@@"`
@@ -292,7 +292,8 @@ type gPostfix struct {
 
 type gIndex struct {
 	Pos   lexer.Position
-	Index *gExpr `parser:"\"[\" @@ \"]\""`
+	Index *gExpr `parser:"\"[\" @@"`
+	Hi    *gExpr `parser:"(\"..\" @@)? \"]\""`
 }
 
 // primary: Int | "true" | "false" | "have" Ident | "[" exprs "]" | "(" expr ")" | Ident ("." Ident)? args?

@@ -74,7 +74,7 @@ var grammarWords = regexp.MustCompile(`\bG[A-Z]|lexer:|<ident>|<int>|<string>|<E
 // language's words, never the grammar's rule names or the lexer's.
 func TestMessagesInLanguageWords(t *testing.T) {
 	cases := map[string]string{
-		"x = 1;":                       "t.lw:3:6: statements end at the line's end; remove the ;",
+		"x = 1;":                       "t.lw:3:6: Lowent has no ;: statements need no separator; remove the ;",
 		"x = 0x_":                      "t.lw:3:5: malformed hex literal 0x_: no digits",
 		"x = 0xfg":                     "t.lw:3:5: malformed hex literal 0xfg: 'g' is not a hex digit",
 		"x = 0b2":                      "t.lw:3:5: malformed binary literal 0b2: '2' is not a binary digit",

@@ -180,6 +180,37 @@ export fn e(out: mut []u8, k: [16]u8)
 	assert.Equal(t, want, f.Funcs[0].RequiresSrc)
 }
 
+// TestParallelAssignment: `a, b = E1, E2` keeps one value per target;
+// `a, b = f(x)` stays one multi-result value.
+func TestParallelAssignment(t *testing.T) {
+	s := body(t, `a, b = b, a
+v[0], v[i + 1], c = v[1], v[0] + 1, f(x)
+a, b = two(x)`)
+	require.Len(t, s, 3)
+	p := s[0].(*lang.AssignStmt)
+	assert.Nil(t, p.Value)
+	require.Len(t, p.Values, 2)
+	assert.Equal(t, "b", show(p.Values[0]))
+	assert.Equal(t, "a", show(p.Values[1]))
+	q := s[1].(*lang.AssignStmt)
+	require.Len(t, q.Targets, 3)
+	require.Len(t, q.Values, 3)
+	assert.Equal(t, "v[(i + 1)]", show(q.Targets[1]))
+	assert.Equal(t, "(v[0] + 1)", show(q.Values[1]))
+	assert.Equal(t, "f(x)", show(q.Values[2]))
+	m := s[2].(*lang.AssignStmt)
+	assert.Nil(t, m.Values)
+	assert.Equal(t, "two(x)", show(m.Value))
+}
+
+// TestRangeView: a[i..j] is a call of the view builtin on a, i and j,
+// and indexes and views chain left to right.
+func TestRangeView(t *testing.T) {
+	assert.Equal(t, "[..](a, i, (j + 1))", expr(t, "a[i..j + 1]"))
+	assert.Equal(t, "[..](a, 0, 4)[2]", expr(t, "a[0..4][2]"))
+	assert.Equal(t, "[..](m[1], 2, len(s))", expr(t, "m[1][2..len(s)]"))
+}
+
 func TestErrors(t *testing.T) {
 	cases := map[string]string{
 		"module m\nfn f() { x = 1 +* 2 }":                 `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,
@@ -191,6 +222,7 @@ func TestErrors(t *testing.T) {
 		"module m\nfn f() { for a in g(x) {} }":           "t.lw:2:19: a for loop runs over a range",
 		"module m\nfn f() { for a in chunks(x) {} }":      "t.lw:2:19: chunks needs at least one slice and a chunk size",
 		"module m\nfn f() { a, b += g() }":                "t.lw:2:10: += takes one target",
+		"module m\nfn f() { a += 1, 2 }":                  "t.lw:2:18: += takes one value",
 		"module m\nfn f() { é }":                          "t.lw:2:10: unexpected byte 0xc3",
 		"module m\nfn f() {" + strings.Repeat("(", 300):   "brackets nested more than 256 deep",
 		"": "t.lw:1:1: syntax error",

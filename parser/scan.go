@@ -273,7 +273,7 @@ func (s *scanner) token() (scanTok, *lang.Diag) {
 	}
 	switch {
 	case c == ';':
-		return scanTok{}, lang.Errorf(p, "statements end at the line's end; remove the ;")
+		return scanTok{}, lang.Errorf(p, "Lowent has no ;: statements need no separator; remove the ;")
 	case c >= 0x80:
 		return scanTok{}, lang.Errorf(p, "unexpected byte 0x%02x: Lowent source is ASCII outside comments and strings", c)
 	case c == '\'':

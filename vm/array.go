@@ -260,6 +260,8 @@ func (c *fcomp) tuple(e lang.Expr) tupleFn {
 	switch ce.Builtin.ID {
 	case lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2:
 		return c.shaTuple(ce)
+	case lang.BMulW:
+		return c.mulwTuple(ce)
 	}
 	var round func(s0, s1, k0, k1 uint64) (uint64, uint64)
 	switch ce.Builtin.ID {
@@ -279,6 +281,21 @@ func (c *fcomp) tuple(e lang.Expr) tupleFn {
 		s0, s1, k0, k1 := a0(fr), a1(fr), a2(fr), a3(fr)
 		t := fr.tmp[id]
 		t[0], t[1] = round(s0, s1, k0, k1)
+		return t, nil
+	}
+}
+
+// mulwTuple compiles mulw(a, b): the low and high halves of the product
+// (the checker typed both operands u32 or u64).
+func (c *fcomp) mulwTuple(ce *lang.CallExpr) tupleFn {
+	n := ce.Args[0].Type().(*lang.WordType).Bits
+	x, y := c.word(ce.Args[0]), c.word(ce.Args[1])
+	id := c.tmp(2)
+	return func(fr *frame) ([]uint64, [][]uint64) {
+		a := x(fr)
+		b := y(fr)
+		t := fr.tmp[id]
+		t[0], t[1] = lang.MulW(n, a, b)
 		return t, nil
 	}
 }

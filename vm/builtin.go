@@ -69,6 +69,19 @@ func (c *fcomp) builtinArr(e *lang.CallExpr) arrFn {
 			count := uint64(len(x)) / s
 			return x[count/n*n*s:]
 		}
+	case lang.BView:
+		// Views are of words only (the checker says so): one word per element.
+		a, lo, hi := c.arr(e.Args[0]), c.word(e.Args[1]), c.word(e.Args[2])
+		pos, note := e.Pos, bugNote(e.Checked)
+		return func(fr *frame) []uint64 {
+			x := a(fr)
+			i := lo(fr)
+			j := hi(fr)
+			if i > j || j > uint64(len(x)) {
+				trap(pos, "range %d..%d out of bounds for length %d%s", i, j, len(x), note)
+			}
+			return x[i:j:j]
+		}
 	case lang.BUncheckedGet:
 		a, idx := c.arr(e.Args[0]), c.word(e.Args[1])
 		s := uint64(stride(e.Args[0].Type()))
@@ -95,7 +108,7 @@ func (c *fcomp) builtinStmt(e *lang.CallExpr) stmtFn {
 		return c.uncheckedSet(e)
 	case lang.BTrace:
 		return c.trace(e)
-	case lang.BAESEnc, lang.BAESEncLast, lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2:
+	case lang.BAESEnc, lang.BAESEncLast, lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2, lang.BMulW:
 		t := c.tuple(e)
 		return func(fr *frame) bool {
 			t(fr)

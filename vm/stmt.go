@@ -141,6 +141,9 @@ func (c *fcomp) letTuple(s *lang.LetStmt) stmtFn {
 }
 
 func (c *fcomp) assign(s *lang.AssignStmt) stmtFn {
+	if len(s.Values) > 0 {
+		return c.assignParallel(s)
+	}
 	if len(s.Targets) != 1 || isTuple(s.Value.Type()) {
 		return c.assignTuple(s)
 	}
@@ -272,6 +275,93 @@ func (c *fcomp) assignTuple(s *lang.AssignStmt) stmtFn {
 		}
 		return false
 	}
+}
+
+// assignParallel is `a, b[i] = E1, E2`: the targets' indexes first, then
+// every value (an array into a temporary), then the stores left to right.
+func (c *fcomp) assignParallel(s *lang.AssignStmt) stmtFn {
+	n := len(s.Targets)
+	if s.Op != "=" || len(s.Values) != n {
+		panic(fmt.Sprintf("BUG: vm: %v: %s of %d values to %d targets", s.Pos, s.Op, len(s.Values), n))
+	}
+	type part struct {
+		word  func(fr *frame) *uint64 // a word target
+		arr   arrFn                   // an array target
+		wval  wordFn                  // a word value
+		aval  arrFn                   // an array value
+		tmp   int                     // an array value's temporary
+		discv func(fr *frame)         // a value assigned to _
+	}
+	parts := make([]part, n)
+	for j, e := range s.Targets {
+		e = unparen(e)
+		v := s.Values[j]
+		pt := &parts[j]
+		switch {
+		case isDiscardIdent(e) && isArrayish(v.Type()):
+			a := c.arr(v)
+			pt.discv = func(fr *frame) { a(fr) }
+		case isDiscardIdent(e):
+			w := c.word(v)
+			pt.discv = func(fr *frame) { w(fr) }
+		case isArrayish(e.Type()):
+			pt.arr = c.arr(e)
+			pt.aval = c.arr(v)
+			pt.tmp = c.tmp(flatLen(e.Type()))
+		default:
+			pt.word = c.wordPlace(e)
+			pt.wval = c.word(v)
+		}
+	}
+	pos := s.Pos
+	return func(fr *frame) bool {
+		var pbuf [8]*uint64
+		var abuf [8][]uint64
+		var vbuf [8]uint64
+		ptrs, arrs, vals := pbuf[:0], abuf[:0], vbuf[:0]
+		for _, pt := range parts {
+			var p *uint64
+			var a []uint64
+			switch {
+			case pt.word != nil:
+				p = pt.word(fr)
+			case pt.arr != nil:
+				a = pt.arr(fr)
+			}
+			ptrs = append(ptrs, p)
+			arrs = append(arrs, a)
+		}
+		for j, pt := range parts {
+			var v uint64
+			switch {
+			case pt.wval != nil:
+				v = pt.wval(fr)
+			case pt.aval != nil:
+				x := pt.aval(fr)
+				if len(x) != len(arrs[j]) {
+					trap(pos, "assignment of %d elements to %d", len(x), len(arrs[j]))
+				}
+				copy(fr.tmp[pt.tmp], x)
+			case pt.discv != nil:
+				pt.discv(fr)
+			}
+			vals = append(vals, v)
+		}
+		for j, pt := range parts {
+			switch {
+			case pt.word != nil:
+				*ptrs[j] = vals[j]
+			case pt.arr != nil:
+				copy(arrs[j], fr.tmp[pt.tmp])
+			}
+		}
+		return false
+	}
+}
+
+func isDiscardIdent(e lang.Expr) bool {
+	id, ok := e.(*lang.Ident)
+	return ok && id.Name == "_" && id.Sym == nil
 }
 
 func (c *fcomp) exprStmt(s *lang.ExprStmt) stmtFn {

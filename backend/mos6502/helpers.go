@@ -156,18 +156,26 @@ func aesHelper(out *asmBuf, mg *modgen) {
 	out.op("rts")
 }
 
-// mulwHelper: hmb:hma = hma * hmb (8x8 -> 16 bits, shift and add).
+// mulwHelper: hmb:hma = hma * hmb (8x8 -> 16 bits, shift and add). It
+// takes the same time whatever the operands: each step adds hmb & mask,
+// mask = 0 - (the multiplier bit in the carry), so no branch depends on
+// their bits (`lda #0, sbc #0` makes $ff of a clear carry, `eor #$ff`
+// flips it). The partial product's high byte waits in hmt while the mask
+// is made; its low byte shifts into hma as the multiplier shifts out.
 func mulwHelper(out *asmBuf) {
-	out.comment("mulw: hmb:hma = hma * hmb")
+	out.comment("mulw: hmb:hma = hma * hmb, branch-free")
 	out.label("mulw")
 	out.op("lda #$00")
 	out.op("ldx #$08")
 	out.op("lsr hma")
 	out.label("mw1")
-	out.op("bcc mw2")
+	out.op("sta hmt")
+	out.op("lda #$00")
+	out.op("sbc #$00")
+	out.op("eor #$ff")
+	out.op("and hmb")
 	out.op("clc")
-	out.op("adc hmb")
-	out.label("mw2")
+	out.op("adc hmt")
 	out.op("ror a")
 	out.op("ror hma")
 	out.op("dex")

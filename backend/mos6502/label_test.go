@@ -10,14 +10,14 @@ import (
 )
 
 // TestExportNamedLikeInternalLabel: exports named like the generator's own
-// labels (the trap exit, a local label, the multiply and divide helpers, a
-// frame, a constant) still assemble and answer, in both modes; their entry
-// labels get a digit.
+// labels (the trap exit, a local label, the multiply helper's scratch
+// byte, the divide helper, a frame, a constant) still assemble and answer,
+// in both modes; their entry labels get a digit.
 func TestExportNamedLikeInternalLabel(t *testing.T) {
 	src := `module t
 export fn trap(x: u8) -> u8 effects none { return x + 1 }
 export fn l3(x: u8, y: u8) -> u8 effects none { return x ^ y }
-export fn mulw(x: u64, y: u64) -> u64 effects none { return x * y }
+export fn hmt(x: u64, y: u64) -> u64 effects none { return x * y }
 export fn divu(x: u16) -> u16 effects none { return x / 3 + x % 7 }
 export fn fn0(x: u32) -> u32 effects none { return x <<< 5 }
 export fn k1(x: u8) -> bool effects none { return x > 200 }
@@ -27,7 +27,7 @@ export fn k1(x: u8) -> bool effects none { return x > 200 }
 		t.Fatal(ds)
 	}
 	args := map[string][]lang.Value{
-		"trap": {{Word: 41}}, "l3": {{Word: 0x5a}, {Word: 0xc3}}, "mulw": {{Word: 0x123456789}, {Word: 0xfedcba987}},
+		"trap": {{Word: 41}}, "l3": {{Word: 0x5a}, {Word: 0xc3}}, "hmt": {{Word: 0x123456789}, {Word: 0xfedcba987}},
 		"divu": {{Word: 50000}}, "fn0": {{Word: 0x87654321}}, "k1": {{Word: 201}},
 	}
 	tg, _ := backend.Lookup("mos6502")

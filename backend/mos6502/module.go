@@ -450,6 +450,7 @@ func (mg *modgen) variables(out *asmBuf, buffers []string) {
 	if mg.need["mulw"] {
 		area("hma", 1)
 		area("hmb", 1)
+		area("hmt", 1)
 	}
 	if mg.need["divu"] {
 		area("hda", 1)

@@ -123,30 +123,40 @@ func (g *fgen) setCarry(v *ir.Value, inv bool) {
 }
 
 // afterCarry stores the carry c in its slot unless it stays in the flag.
+// No branch: `rol a` moves the flag into A's bit 0 (an eor flips a
+// borrow), and a compare with 1 sets the flag from it again, so the time
+// does not depend on the carry. A value held only in A waits on the stack.
 func (g *fgen) afterCarry(c *ir.Value, kind ir.Op, rest []*ir.Instr) {
 	if g.lv.uses[c] == 0 || g.keepC(c, kind, rest) {
 		return
 	}
-	l := g.a.newLabel()
-	g.a.op("ldx #$00")
-	if g.cInv {
-		g.a.op("bcs %s", l)
-	} else {
-		g.a.op("bcc %s", l)
+	keep := g.aHolds != nil && g.inA[g.aHolds]
+	if keep {
+		g.a.op("pha")
 	}
-	g.a.op("inx")
-	g.lblKeep(l)
+	g.a.op("lda #$00")
+	g.a.op("rol a")
+	if g.cInv {
+		g.a.op("eor #$01")
+	}
+	g.a.op("cmp #$01")
+	g.cHolds, g.cInv = c, false
+	if keep {
+		g.a.op("sta %s", g.mem(c))
+		g.a.op("pla")
+		return
+	}
 	// When the next op starts by loading c into A (a not of the borrow,
-	// say), txa does it, and c needs no slot if that is its only use.
-	if len(rest) > 0 && g.consumesFromA(rest[0], c) && (g.aHolds == nil || !g.inA[g.aHolds]) {
+	// say), A has it, and c needs no slot if that is its only use.
+	if len(rest) > 0 && g.consumesFromA(rest[0], c) {
 		if g.lv.uses[c] > 1 {
-			g.a.op("stx %s", g.mem(c))
+			g.a.op("sta %s", g.mem(c))
 		}
-		g.a.op("txa")
 		g.aHolds = c
 		return
 	}
-	g.a.op("stx %s", g.mem(c))
+	g.a.op("sta %s", g.mem(c))
+	g.aHolds = c
 }
 
 // accOrder returns the operands of a commutative op with the one to load

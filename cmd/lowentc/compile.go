@@ -76,6 +76,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if o.stats {
 			bo.Stats = &stats
 		}
+		warnDroppedTraces(p, t.Name, stderr)
 		data, err := t.Compile(p, bo)
 		if o.stats {
 			if stats == nil && err == nil {

@@ -60,6 +60,7 @@ func setup(o *options, stderr io.Writer) (*lang.Program, *lang.FuncDecl, backend
 		}
 		return nil, nil, nil, failf(stderr, "%s has no export %q (exports: %v)", o.args[0], o.args[1], names)
 	}
+	warnDroppedTraces(p, o.target, stderr)
 	runner, err := prepare(o, p)
 	if err != nil {
 		return nil, nil, nil, failf(stderr, "%v", err)

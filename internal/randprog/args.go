@@ -198,7 +198,12 @@ func walkStmt(s lang.Stmt, expr func(lang.Expr), stmt func(lang.Stmt)) {
 		for _, t := range s.Targets {
 			expr(t)
 		}
-		expr(s.Value)
+		if s.Value != nil {
+			expr(s.Value)
+		}
+		for _, x := range s.Values {
+			expr(x)
+		}
 	case *lang.ExprStmt:
 		expr(s.X)
 	case *lang.IfStmt:

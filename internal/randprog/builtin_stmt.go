@@ -27,6 +27,12 @@ func (g *gen) storeStmt() bool {
 // aesStmt runs an AES round on words of the function and binds or assigns
 // the two result words.
 func (g *gen) aesStmt() bool {
+	if g.cfg.Parallel && g.chance(0.3) && g.parallelStmt() {
+		return true
+	}
+	if g.cfg.MulW && g.chance(0.5) {
+		return g.mulwStmt()
+	}
 	if g.chance(0.35) {
 		return g.shaStmt()
 	}
@@ -62,6 +68,73 @@ func (g *gen) aesStmt() bool {
 	kw := pick(g, []string{"let", "var"})
 	x := &vr{name: g.fresh("v"), t: tU64, kind: vLocal, mut: kw == "var"}
 	y := &vr{name: g.fresh("v"), t: tU64, kind: vLocal, mut: kw == "var"}
+	g.line("%s (%s, %s) = %s", kw, x.name, y.name, call)
+	g.declare(x)
+	g.declare(y)
+	return true
+}
+
+// parallelStmt assigns two or three word variables at once, `x, y = E1,
+// E2`; every value is read before any variable is written. Sometimes the
+// values are the targets themselves, rotated (a swap).
+func (g *gen) parallelStmt() bool {
+	n := 2 + g.r.IntN(2)
+	rotate := g.chance(0.3)
+	one := pick(g, []*ty{tU8, tU16, tU32, tU64})
+	taken := map[*vr]bool{}
+	var tgts []*vr
+	for range n {
+		t := one
+		if !rotate {
+			t = pick(g, []*ty{tU8, tU16, tU32, tU64})
+		}
+		if x := g.assignable(t, taken); x != nil {
+			taken[x] = true
+			tgts = append(tgts, x)
+		}
+	}
+	if len(tgts) < 2 {
+		return false
+	}
+	names := make([]string, len(tgts))
+	vals := make([]string, len(tgts))
+	for i, x := range tgts {
+		names[i] = x.name
+		if rotate {
+			vals[i] = tgts[(i+1)%len(tgts)].name
+			continue
+		}
+		v := g.wordE(x.t.bits, g.cfg.MaxExpr-1, true)
+		g.use(v)
+		vals[i] = v.s
+	}
+	g.line("%s = %s", strings.Join(names, ", "), strings.Join(vals, ", "))
+	return true
+}
+
+// mulwStmt binds or assigns the two halves of mulw on u32 or u64 words.
+func (g *gen) mulwStmt() bool {
+	bits := pick(g, []int{32, 64})
+	t := tU32
+	if bits == 64 {
+		t = tU64
+	}
+	d := g.cfg.MaxExpr - 1
+	a := g.wordE(bits, d, false)
+	b := g.wordE(bits, d, true)
+	g.use(a, b)
+	call := fmt.Sprintf("mulw(%s, %s)", a.s, b.s)
+	if g.chance(0.3) {
+		if x := g.assignable(t, nil); x != nil {
+			if y := g.assignable(t, map[*vr]bool{x: true}); y != nil {
+				g.line("%s, %s = %s", x.name, y.name, call)
+				return true
+			}
+		}
+	}
+	kw := pick(g, []string{"let", "var"})
+	x := &vr{name: g.fresh("v"), t: t, kind: vLocal, mut: kw == "var"}
+	y := &vr{name: g.fresh("v"), t: t, kind: vLocal, mut: kw == "var"}
 	g.line("%s (%s, %s) = %s", kw, x.name, y.name, call)
 	g.declare(x)
 	g.declare(y)

@@ -36,6 +36,8 @@ type Config struct {
 	MaxWork     int // estimated statement executions per call of an export
 	MaxConsts   int // module constants
 	NoArrayRets bool
+	MulW        bool // also generate mulw, the double-width product
+	Parallel    bool // also generate parallel assignments a, b = E1, E2
 }
 
 // DefaultConfig is the size used by the tests: small programs that run in

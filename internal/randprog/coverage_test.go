@@ -42,12 +42,12 @@ func requiredFeatures() []string {
 	}
 	for _, b := range []string{"load_le16", "load_le32", "load_le64", "load_be16", "load_be32", "load_be64",
 		"store_le16", "store_le32", "store_le64", "store_be16", "store_be32", "store_be64",
-		"clmul_lo", "clmul_hi", "aes_enc", "aes_enclast", "select", "len", "rest", "unchecked_get", "unchecked_set"} {
+		"clmul_lo", "clmul_hi", "aes_enc", "aes_enclast", "mulw", "select", "len", "rest", "unchecked_get", "unchecked_set"} {
 		keys = append(keys, "builtin "+b)
 	}
 	keys = append(keys,
 		"let", "let with type", "var", "var without value", "let (a, b)", "var (a, b)", "let (a, _)",
-		"assign (a, b)", "call statement",
+		"assign (a, b)", "assign a, b = x, y", "call statement",
 		"if", "else if", "else", "block", "shadowing",
 		"for constant bounds", "for run-time bounds", "for len(slice)", "nested for", "empty constant range",
 		"chunks", "chunks with index", "chunks of several sources", "chunks checked lengths", "chunks writable view",
@@ -268,7 +268,9 @@ func (c *census) stmt(s lang.Stmt, x ctx, names map[string]bool, declare func(st
 		}
 		c.expr(s.Value)
 	case *lang.AssignStmt:
-		if len(s.Targets) > 1 {
+		if len(s.Values) > 0 {
+			c.add("assign a, b = x, y")
+		} else if len(s.Targets) > 1 {
 			c.add("assign (a, b)")
 		} else {
 			c.add("assign " + s.Op)
@@ -281,7 +283,12 @@ func (c *census) stmt(s lang.Stmt, x ctx, names map[string]bool, declare func(st
 		for _, t := range s.Targets {
 			c.expr(t)
 		}
-		c.expr(s.Value)
+		if s.Value != nil {
+			c.expr(s.Value)
+		}
+		for _, v := range s.Values {
+			c.expr(v)
+		}
 	case *lang.ExprStmt:
 		c.add("call statement")
 		c.expr(s.X)

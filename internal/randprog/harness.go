@@ -25,10 +25,15 @@ const srcName = "rnd.lw"
 // for one seed in sixteen (or every seed when LOWENT_RANDPROG_LARGE is set)
 // a larger size with deeper nesting and longer loops.
 func configFor(seed uint64) Config {
+	var c Config
 	if seed%16 == 7 || os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
-		return Config{MaxHelpers: 6, MaxStmts: 60, MaxDepth: 4, MaxExpr: 4, MaxIter: 400, MaxWork: 5000}
+		c = Config{MaxHelpers: 6, MaxStmts: 60, MaxDepth: 4, MaxExpr: 4, MaxIter: 400, MaxWork: 5000}
 	}
-	return Config{}
+	// One seed in four uses mulw and parallel assignment; the others draw
+	// what they drew before those existed.
+	c.MulW = seed%4 == 3
+	c.Parallel = seed%4 == 3
+	return c
 }
 
 // load generates and checks the program of seed.

@@ -50,6 +50,22 @@ func CheckTarget(seed uint64, sets int, prepare func(*lang.Program) (Target, err
 	if err != nil {
 		return fmt.Sprintf("seed %d: the generated program does not check: %v", seed, err), nil
 	}
+	return checkTargetProgram(seed, src, p, sets, prepare)
+}
+
+// CheckSource is CheckTarget for a program written by hand (a backend's
+// testdata): its exports run on sets argument sets drawn from seed, on the
+// VM and through prepare, and must agree. A source that does not check is
+// a mismatch.
+func CheckSource(src string, seed uint64, sets int, prepare func(*lang.Program) (Target, error)) (mismatch string, refused error) {
+	p, err := loadSource(src)
+	if err != nil {
+		return fmt.Sprintf("the program does not check: %v", err), nil
+	}
+	return checkTargetProgram(seed, src, p, sets, prepare)
+}
+
+func checkTargetProgram(seed uint64, src string, p *lang.Program, sets int, prepare func(*lang.Program) (Target, error)) (mismatch string, refused error) {
 	r, err := prepare(p)
 	if err != nil {
 		return "", err

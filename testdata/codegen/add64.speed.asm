@@ -149,12 +149,11 @@ fn0
          lda $22
          sbc $1a
          sta $15
-         ldx #$00
-         bcs l3
-         inx
-l3
-         stx $13
-         lda $13
+         lda #$00
+         rol a
+         eor #$01
+         cmp #$01
+         sta $13
          sta $23
          ldy #$00
          lda $1b
@@ -303,11 +302,11 @@ l3
          lda $1a
          sbc #$00
          sta $25
-         ldx #$00
-         bcs l4
-         inx
-l4
-         stx $23
+         lda #$00
+         rol a
+         eor #$01
+         cmp #$01
+         sta $23
          sec
          lda $1b
          sbc $13
@@ -333,11 +332,11 @@ l4
          lda $22
          sbc $1a
          sta $15
-         ldx #$00
-         bcs l5
-         inx
-l5
-         stx $13
+         lda #$00
+         rol a
+         eor #$01
+         cmp #$01
+         sta $13
          lda $23
          sta $14
          lda $13
@@ -513,11 +512,11 @@ l5
          lda $1a
          sbc $2a
          sta $25
-         ldx #$00
-         bcs l6
-         inx
-l6
-         stx $23
+         lda #$00
+         rol a
+         eor #$01
+         cmp #$01
+         sta $23
          sec
          lda $1b
          sbc $13
@@ -543,11 +542,11 @@ l6
          lda $22
          sbc $1a
          sta $15
-         ldx #$00
-         bcs l7
-         inx
-l7
-         stx $13
+         lda #$00
+         rol a
+         eor #$01
+         cmp #$01
+         sta $13
          lda $23
          sta $14
          lda $13
@@ -723,11 +722,11 @@ l7
          lda $1a
          sbc $2a
          sta $25
-         ldx #$00
-         bcs l8
-         inx
-l8
-         stx $23
+         lda #$00
+         rol a
+         eor #$01
+         cmp #$01
+         sta $23
          sec
          lda $1b
          sbc $13
@@ -753,11 +752,11 @@ l8
          lda $22
          sbc $1a
          sta $15
-         ldx #$00
-         bcs l9
-         inx
-l9
-         stx $13
+         lda #$00
+         rol a
+         eor #$01
+         cmp #$01
+         sta $13
          lda $23
          sta $14
          lda $13

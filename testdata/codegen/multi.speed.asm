@@ -96,12 +96,10 @@ fn0
          lda $15
          adc $14
          sta $17
-         ldx #$00
-         bcc l3
-         inx
-l3
-         stx $18
-         lda $18
+         lda #$00
+         rol a
+         cmp #$01
+         sta $18
          sta $14
          clc
          adc $16
@@ -119,12 +117,10 @@ l3
          lda $14
          adc $15
          sta $18
-         ldx #$00
-         bcc l4
-         inx
-l4
-         stx $19
-         lda $19
+         lda #$00
+         rol a
+         cmp #$01
+         sta $19
          sta $14
          clc
          adc $16
@@ -142,12 +138,10 @@ l4
          lda $14
          adc $15
          sta $0b
-         ldx #$00
-         bcc l5
-         inx
-l5
-         stx $19
-         lda $19
+         lda #$00
+         rol a
+         cmp #$01
+         sta $19
          sta $14
          clc
          adc $16
@@ -174,12 +168,10 @@ l5
          lda $19
          adc $16
          sta $1b
-         ldx #$00
-         bcc l6
-         inx
-l6
-         stx $1c
-         lda $1c
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1c
          sta $16
          clc
          adc $1a
@@ -197,12 +189,10 @@ l6
          lda $16
          adc $19
          sta $1c
-         ldx #$00
-         bcc l7
-         inx
-l7
-         stx $1d
-         lda $1d
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1d
          sta $16
          clc
          adc $1a
@@ -220,12 +210,10 @@ l7
          lda $16
          adc $19
          sta $0c
-         ldx #$00
-         bcc l8
-         inx
-l8
-         stx $1d
-         lda $1d
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1d
          sta $16
          clc
          adc $1a
@@ -274,12 +262,10 @@ l8
          lda $1b
          adc $1a
          sta $1d
-         ldx #$00
-         bcc l9
-         inx
-l9
-         stx $1e
-         lda $1e
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1e
          sta $1a
          clc
          adc $1c
@@ -297,12 +283,10 @@ l9
          lda $1a
          adc $1b
          sta $1e
-         ldx #$00
-         bcc l10
-         inx
-l10
-         stx $1f
-         lda $1f
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1f
          sta $1a
          clc
          adc $1c
@@ -320,12 +304,10 @@ l10
          lda $1a
          adc $1b
          sta $0d
-         ldx #$00
-         bcc l11
-         inx
-l11
-         stx $1f
-         lda $1f
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1f
          sta $1a
          clc
          adc $1c
@@ -371,12 +353,10 @@ l11
          lda $0f
          adc $15
          sta $10
-         ldx #$00
-         bcc l12
-         inx
-l12
-         stx $1b
-         lda $1b
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1b
          sta $0f
          clc
          adc $19
@@ -394,12 +374,10 @@ l12
          lda $0f
          adc $15
          sta $11
-         ldx #$00
-         bcc l13
-         inx
-l13
-         stx $1b
-         lda $1b
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1b
          sta $0f
          clc
          adc $19
@@ -417,12 +395,10 @@ l13
          lda $0f
          adc $15
          sta $0e
-         ldx #$00
-         bcc l14
-         inx
-l14
-         stx $12
-         lda $12
+         lda #$00
+         rol a
+         cmp #$01
+         sta $12
          sta $0f
          clc
          adc $19
@@ -513,12 +489,10 @@ l14
          lda $15
          adc $14
          sta $17
-         ldx #$00
-         bcc l15
-         inx
-l15
-         stx $18
-         lda $18
+         lda #$00
+         rol a
+         cmp #$01
+         sta $18
          sta $14
          clc
          adc $16
@@ -536,12 +510,10 @@ l15
          lda $14
          adc $15
          sta $18
-         ldx #$00
-         bcc l16
-         inx
-l16
-         stx $19
-         lda $19
+         lda #$00
+         rol a
+         cmp #$01
+         sta $19
          sta $14
          clc
          adc $16
@@ -559,12 +531,10 @@ l16
          lda $14
          adc $15
          sta $0b
-         ldx #$00
-         bcc l17
-         inx
-l17
-         stx $19
-         lda $19
+         lda #$00
+         rol a
+         cmp #$01
+         sta $19
          sta $14
          clc
          adc $16
@@ -591,12 +561,10 @@ l17
          lda $19
          adc $16
          sta $1b
-         ldx #$00
-         bcc l18
-         inx
-l18
-         stx $1c
-         lda $1c
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1c
          sta $16
          clc
          adc $1a
@@ -614,12 +582,10 @@ l18
          lda $16
          adc $19
          sta $1c
-         ldx #$00
-         bcc l19
-         inx
-l19
-         stx $1d
-         lda $1d
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1d
          sta $16
          clc
          adc $1a
@@ -637,12 +603,10 @@ l19
          lda $16
          adc $19
          sta $0c
-         ldx #$00
-         bcc l20
-         inx
-l20
-         stx $1d
-         lda $1d
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1d
          sta $16
          clc
          adc $1a
@@ -691,12 +655,10 @@ l20
          lda $1b
          adc $1a
          sta $1d
-         ldx #$00
-         bcc l21
-         inx
-l21
-         stx $1e
-         lda $1e
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1e
          sta $1a
          clc
          adc $1c
@@ -714,12 +676,10 @@ l21
          lda $1a
          adc $1b
          sta $1e
-         ldx #$00
-         bcc l22
-         inx
-l22
-         stx $1f
-         lda $1f
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1f
          sta $1a
          clc
          adc $1c
@@ -737,12 +697,10 @@ l22
          lda $1a
          adc $1b
          sta $0d
-         ldx #$00
-         bcc l23
-         inx
-l23
-         stx $1f
-         lda $1f
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1f
          sta $1a
          clc
          adc $1c
@@ -788,12 +746,10 @@ l23
          lda $0f
          adc $15
          sta $10
-         ldx #$00
-         bcc l24
-         inx
-l24
-         stx $1b
-         lda $1b
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1b
          sta $0f
          clc
          adc $19
@@ -811,12 +767,10 @@ l24
          lda $0f
          adc $15
          sta $11
-         ldx #$00
-         bcc l25
-         inx
-l25
-         stx $1b
-         lda $1b
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1b
          sta $0f
          clc
          adc $19
@@ -834,12 +788,10 @@ l25
          lda $0f
          adc $15
          sta $0e
-         ldx #$00
-         bcc l26
-         inx
-l26
-         stx $12
-         lda $12
+         lda #$00
+         rol a
+         cmp #$01
+         sta $12
          sta $0f
          clc
          adc $19
@@ -930,12 +882,10 @@ l26
          lda $15
          adc $14
          sta $17
-         ldx #$00
-         bcc l27
-         inx
-l27
-         stx $18
-         lda $18
+         lda #$00
+         rol a
+         cmp #$01
+         sta $18
          sta $14
          clc
          adc $16
@@ -953,12 +903,10 @@ l27
          lda $14
          adc $15
          sta $18
-         ldx #$00
-         bcc l28
-         inx
-l28
-         stx $19
-         lda $19
+         lda #$00
+         rol a
+         cmp #$01
+         sta $19
          sta $14
          clc
          adc $16
@@ -976,12 +924,10 @@ l28
          lda $14
          adc $15
          sta $0b
-         ldx #$00
-         bcc l29
-         inx
-l29
-         stx $19
-         lda $19
+         lda #$00
+         rol a
+         cmp #$01
+         sta $19
          sta $14
          clc
          adc $16
@@ -1008,12 +954,10 @@ l29
          lda $19
          adc $16
          sta $1b
-         ldx #$00
-         bcc l30
-         inx
-l30
-         stx $1c
-         lda $1c
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1c
          sta $16
          clc
          adc $1a
@@ -1031,12 +975,10 @@ l30
          lda $16
          adc $19
          sta $1c
-         ldx #$00
-         bcc l31
-         inx
-l31
-         stx $1d
-         lda $1d
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1d
          sta $16
          clc
          adc $1a
@@ -1054,12 +996,10 @@ l31
          lda $16
          adc $19
          sta $0c
-         ldx #$00
-         bcc l32
-         inx
-l32
-         stx $1d
-         lda $1d
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1d
          sta $16
          clc
          adc $1a
@@ -1108,12 +1048,10 @@ l32
          lda $1b
          adc $1a
          sta $1d
-         ldx #$00
-         bcc l33
-         inx
-l33
-         stx $1e
-         lda $1e
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1e
          sta $1a
          clc
          adc $1c
@@ -1131,12 +1069,10 @@ l33
          lda $1a
          adc $1b
          sta $1e
-         ldx #$00
-         bcc l34
-         inx
-l34
-         stx $1f
-         lda $1f
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1f
          sta $1a
          clc
          adc $1c
@@ -1154,12 +1090,10 @@ l34
          lda $1a
          adc $1b
          sta $0d
-         ldx #$00
-         bcc l35
-         inx
-l35
-         stx $1f
-         lda $1f
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1f
          sta $1a
          clc
          adc $1c
@@ -1205,12 +1139,10 @@ l35
          lda $0f
          adc $15
          sta $10
-         ldx #$00
-         bcc l36
-         inx
-l36
-         stx $1b
-         lda $1b
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1b
          sta $0f
          clc
          adc $19
@@ -1228,12 +1160,10 @@ l36
          lda $0f
          adc $15
          sta $11
-         ldx #$00
-         bcc l37
-         inx
-l37
-         stx $1b
-         lda $1b
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1b
          sta $0f
          clc
          adc $19
@@ -1251,12 +1181,10 @@ l37
          lda $0f
          adc $15
          sta $0e
-         ldx #$00
-         bcc l38
-         inx
-l38
-         stx $12
-         lda $12
+         lda #$00
+         rol a
+         cmp #$01
+         sta $12
          sta $0f
          clc
          adc $19
@@ -1347,12 +1275,10 @@ l38
          lda $15
          adc $14
          sta $17
-         ldx #$00
-         bcc l39
-         inx
-l39
-         stx $18
-         lda $18
+         lda #$00
+         rol a
+         cmp #$01
+         sta $18
          sta $14
          clc
          adc $16
@@ -1370,12 +1296,10 @@ l39
          lda $14
          adc $15
          sta $18
-         ldx #$00
-         bcc l40
-         inx
-l40
-         stx $19
-         lda $19
+         lda #$00
+         rol a
+         cmp #$01
+         sta $19
          sta $14
          clc
          adc $16
@@ -1393,12 +1317,10 @@ l40
          lda $14
          adc $15
          sta $0b
-         ldx #$00
-         bcc l41
-         inx
-l41
-         stx $19
-         lda $19
+         lda #$00
+         rol a
+         cmp #$01
+         sta $19
          sta $14
          clc
          adc $16
@@ -1425,12 +1347,10 @@ l41
          lda $19
          adc $16
          sta $1b
-         ldx #$00
-         bcc l42
-         inx
-l42
-         stx $1c
-         lda $1c
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1c
          sta $16
          clc
          adc $1a
@@ -1448,12 +1368,10 @@ l42
          lda $16
          adc $19
          sta $1c
-         ldx #$00
-         bcc l43
-         inx
-l43
-         stx $1d
-         lda $1d
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1d
          sta $16
          clc
          adc $1a
@@ -1471,12 +1389,10 @@ l43
          lda $16
          adc $19
          sta $0c
-         ldx #$00
-         bcc l44
-         inx
-l44
-         stx $1d
-         lda $1d
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1d
          sta $16
          clc
          adc $1a
@@ -1525,12 +1441,10 @@ l44
          lda $1b
          adc $1a
          sta $1d
-         ldx #$00
-         bcc l45
-         inx
-l45
-         stx $1e
-         lda $1e
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1e
          sta $1a
          clc
          adc $1c
@@ -1548,12 +1462,10 @@ l45
          lda $1a
          adc $1b
          sta $1e
-         ldx #$00
-         bcc l46
-         inx
-l46
-         stx $1f
-         lda $1f
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1f
          sta $1a
          clc
          adc $1c
@@ -1571,12 +1483,10 @@ l46
          lda $1a
          adc $1b
          sta $0d
-         ldx #$00
-         bcc l47
-         inx
-l47
-         stx $1f
-         lda $1f
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1f
          sta $1a
          clc
          adc $1c
@@ -1622,12 +1532,10 @@ l47
          lda $0f
          adc $15
          sta $10
-         ldx #$00
-         bcc l48
-         inx
-l48
-         stx $1b
-         lda $1b
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1b
          sta $0f
          clc
          adc $19
@@ -1645,12 +1553,10 @@ l48
          lda $0f
          adc $15
          sta $11
-         ldx #$00
-         bcc l49
-         inx
-l49
-         stx $1b
-         lda $1b
+         lda #$00
+         rol a
+         cmp #$01
+         sta $1b
          sta $0f
          clc
          adc $19
@@ -1668,12 +1574,10 @@ l49
          lda $0f
          adc $15
          sta $0e
-         ldx #$00
-         bcc l50
-         inx
-l50
-         stx $12
-         lda $12
+         lda #$00
+         rol a
+         cmp #$01
+         sta $12
          sta $0f
          clc
          adc $19
@@ -1777,16 +1681,19 @@ ovlyes
          sec
 ovlend
          rts
-; mulw: hmb:hma = hma * hmb
+; mulw: hmb:hma = hma * hmb, branch-free
 mulw
          lda #$00
          ldx #$08
          lsr hma
 mw1
-         bcc mw2
+         sta hmt
+         lda #$00
+         sbc #$00
+         eor #$ff
+         and hmb
          clc
-         adc hmb
-mw2
+         adc hmt
          ror a
          ror hma
          dex
@@ -1811,5 +1718,7 @@ yt
 hma
          .byte $00
 hmb
+         .byte $00
+hmt
          .byte $00
 progend

@@ -1,0 +1,61 @@
+package amd64
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/lang"
+)
+
+// TestPrimitives runs backend/testdata/prims.lw (mulw, parallel
+// assignment) natively and compares every export with the VM.
+func TestPrimitives(t *testing.T) {
+	src, err := os.ReadFile("../testdata/prims.lw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, refused := randprog.CheckSource(string(src), 1, 12, func(p *lang.Program) (randprog.Target, error) {
+		tg, _ := backend.Lookup("amd64")
+		r, err := tg.Prepare(p, backend.Options{})
+		if err != nil {
+			return nil, err
+		}
+		return randprog.FromRunner(r), nil
+	})
+	if refused != nil {
+		t.Fatal(refused)
+	}
+	if msg != "" {
+		t.Error(msg)
+	}
+}
+
+// TestMulWInstruction: mulw of u64 is one widening multiply (mul or
+// mulx), with no branch in the function.
+func TestMulWInstruction(t *testing.T) {
+	p, ds := driver.Load("../testdata/prims.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	asm, err := Compile(p, backend.Options{Emit: "asm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := regexp.MustCompile(`(?s)\nlowentc_prims_mulw64\.kernel:(.*?)\.Lfunc_end`).FindStringSubmatch(string(asm))
+	if body == nil {
+		t.Fatalf("no kernel of mulw64 in the assembly:\n%s", asm)
+	}
+	if !regexp.MustCompile(`\b(mulq|mulxq)\b`).MatchString(body[1]) {
+		t.Errorf("mulw64 has no widening multiply:%s", body[1])
+	}
+	for _, line := range strings.Split(body[1], "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "j") {
+			t.Errorf("mulw64 branches: %s", line)
+		}
+	}
+}

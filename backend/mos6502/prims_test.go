@@ -1,0 +1,79 @@
+package mos6502
+
+import (
+	"math/rand"
+	"os"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/lang"
+)
+
+// TestPrimitives runs backend/testdata/prims.lw (mulw, parallel
+// assignment) on the 6502 in both modes and compares every export with
+// the VM.
+func TestPrimitives(t *testing.T) {
+	src, err := os.ReadFile("../testdata/prims.lw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []string{"speed", "size"} {
+		msg, refused := randprog.CheckSource(string(src), 1, 12, func(p *lang.Program) (randprog.Target, error) {
+			tg, _ := backend.Lookup("mos6502")
+			r, err := tg.Prepare(p, backend.Options{Opt: opt})
+			if err != nil {
+				return nil, err
+			}
+			return randprog.FromRunner(r), nil
+		})
+		if refused != nil {
+			t.Fatalf("--opt %s: %v", opt, refused)
+		}
+		if msg != "" {
+			t.Errorf("--opt %s: %s", opt, msg)
+		}
+	}
+}
+
+// TestMulConstantTime: mulw and the plain product take one number of
+// cycles whatever the operands: the byte multiply they call adds a masked
+// multiplicand instead of branching on the multiplier's bits.
+func TestMulConstantTime(t *testing.T) {
+	p, ds := driver.Load("../testdata/prims.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	rng := rand.New(rand.NewSource(goldenSeed(t)))
+	words := []uint64{0, 1, 0xffffffffffffffff, 0x8000000000000000, 0x0101010101010101}
+	for range 6 {
+		words = append(words, rng.Uint64())
+	}
+	tg, _ := backend.Lookup("mos6502")
+	for _, opt := range []string{"speed", "size"} {
+		r, err := tg.Prepare(p, backend.Options{Opt: opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"mulw64", "mulw32", "mul64"} {
+			fn := p.Export(name)
+			counts := map[string][][2]uint64{}
+			for i, a := range words {
+				b := words[(i*3+1)%len(words)]
+				if name == "mulw32" {
+					a, b = a&0xffffffff, b&0xffffffff
+				}
+				_, st, err := r.Run(fn, []lang.Value{{Word: a}, {Word: b}})
+				if err != nil {
+					t.Fatalf("--opt %s %s: %v", opt, name, err)
+				}
+				counts[st[0].Value] = append(counts[st[0].Value], [2]uint64{a, b})
+			}
+			if len(counts) != 1 {
+				t.Errorf("--opt %s %s: %d different cycle counts: %v", opt, name, len(counts), counts)
+			}
+		}
+		r.Close()
+	}
+}
