@@ -2,6 +2,7 @@ package mos6502
 
 import (
 	"maps"
+	"math/bits"
 	"math/rand"
 	"slices"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -127,5 +129,110 @@ func TestConstantTime(t *testing.T) {
 				t.Errorf("%s %s: %d calls took %d different cycle counts: %v", mode, name, len(cases), len(counts), counts)
 			}
 		}
+	}
+}
+
+// TestSelectRotateConstantTime: select on conditions computed from the
+// data and rotates of a byte by constants take one number of cycles
+// whatever the operands, in both modes (backend/testdata/ctops.lw). Each
+// result is also checked against Go's arithmetic.
+func TestSelectRotateConstantTime(t *testing.T) {
+	p, ds := driver.Load("../testdata/ctops.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	rng := rand.New(rand.NewSource(goldenSeed(t)))
+	r8 := func(x uint8, k int) uint8 { return bits.RotateLeft8(x, -k) }
+	ref := map[string]func(a []uint64) []uint64{
+		"sel": func(a []uint64) []uint64 {
+			x, y, z, w := uint8(a[0]), uint16(a[1]), uint32(a[2]), a[3]
+			if x >= 0x80 {
+				x = 0x5a
+			}
+			if y == 0x1234 {
+				y = 7
+			}
+			if z <= uint32(w) {
+				z = uint32(w)
+			}
+			if a[0]&1 == 0 {
+				w ^= 0xffff0000ffff0000
+			}
+			return []uint64{uint64(x), uint64(y), uint64(z), w}
+		},
+		"rotr": func(a []uint64) []uint64 {
+			x := uint8(a[0])
+			return []uint64{uint64(r8(x, 1)), uint64(r8(x, 2)), uint64(r8(x, 3)), uint64(r8(x, 5)),
+				uint64(bits.RotateLeft16(uint16(a[1]), -1)), uint64(bits.RotateLeft32(uint32(a[2]), -1))}
+		},
+		"rotall": func(a []uint64) []uint64 {
+			v := uint8(a[0])
+			for range 3 {
+				v = r8(v, 1) ^ r8(v, 2) ^ r8(v, 3) ^ r8(v, 4) ^ r8(v, 5) ^ r8(v, 6) ^ r8(v, 7) ^ (v + 1)
+			}
+			return []uint64{uint64(v)}
+		},
+		"many": func(a []uint64) []uint64 {
+			v := uint8(a[0])
+			k := uint8(0)
+			for r := 1; r < 8; r++ {
+				for s := 1; s < 8; s++ {
+					k++
+					v = (r8(v, r) ^ v<<s) + k
+				}
+			}
+			for _, rk := range [][2]int{{1, 1}, {2, 3}, {3, 5}, {5, 7}, {7, 9}} {
+				v = r8(v, rk[0]) + uint8(rk[1])
+			}
+			return []uint64{uint64(v)}
+		},
+		"mul32": func(a []uint64) []uint64 { return []uint64{uint64(uint32(a[0]) * uint32(a[1]))} },
+		"mulc": func(a []uint64) []uint64 {
+			return []uint64{uint64(uint32(a[0]) * 0x9e3779b9), uint64(uint16(0x1235 * a[1]))}
+		},
+		"rotv": func(a []uint64) []uint64 { return []uint64{uint64(r8(uint8(a[0]), int(a[1]&7)))} },
+	}
+	tg, _ := backend.Lookup("mos6502")
+	for _, opt := range []string{"speed", "size"} {
+		r, err := tg.Prepare(p, backend.Options{Opt: opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range slices.Sorted(maps.Keys(ref)) {
+			fn := p.Export(name)
+			counts := map[string][][]uint64{}
+			for i := range 30 {
+				var args []lang.Value
+				var in []uint64
+				for k := range fn.Params {
+					w := rng.Uint64()
+					switch {
+					case name == "sel" && k == 1 && i%3 == 0:
+						w = 0x1234 // the equality holds sometimes
+					case name == "sel" && k == 3 && i%4 == 0:
+						w = in[2] // c == d
+					case name == "rotv" && k == 1:
+						w = 3 // a public amount
+					}
+					in = append(in, w&fn.Params[k].Type.(*lang.WordType).Mask())
+					args = append(args, lang.Value{Word: in[k]})
+				}
+				res, st, err := r.Run(fn, args)
+				if err != nil {
+					t.Fatalf("--opt %s %s: %v", opt, name, err)
+				}
+				want := ref[name](in)
+				for k := range want {
+					if res[k].Word != want[k] {
+						t.Errorf("--opt %s %s%x: result %d = %#x, want %#x", opt, name, in, k, res[k].Word, want[k])
+					}
+				}
+				counts[st[0].Value] = append(counts[st[0].Value], in)
+			}
+			if len(counts) != 1 {
+				t.Errorf("--opt %s %s: %d different cycle counts: %v", opt, name, len(counts), counts)
+			}
+		}
+		r.Close()
 	}
 }

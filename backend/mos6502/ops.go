@@ -273,12 +273,15 @@ func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
 	case ir.OpEq, ir.OpNe, ir.OpUlt, ir.OpUle:
 		g.compare(in)
 	case ir.OpSelect:
-		l := g.a.newLabel()
-		g.a.op("lda %s", g.opnd(args[1]))
+		// No branch: with m = c - 1 ($00 when c is true, $ff when
+		// false), r = a ^ ((a ^ b) & m). The flags' carry is kept.
 		g.a.op("ldx %s", g.opnd(args[0]))
-		g.a.op("bne %s", l)
-		g.a.op("lda %s", g.opnd(args[2]))
-		g.lblKeepC(l)
+		g.a.op("dex")
+		g.a.op("stx $%02x", zpT)
+		g.loadA(args[1])
+		g.a.op("eor %s", g.opnd(args[2]))
+		g.a.op("and $%02x", zpT)
+		g.a.op("eor %s", g.opnd(args[1]))
 		g.clobberA()
 		g.setA(r)
 	case ir.OpMulW:
@@ -368,7 +371,7 @@ func (g *fgen) shift(in *ir.Instr) {
 			g.a.op("cmp #$80")
 			g.a.op("rol a")
 		case ir.OpRotr:
-			g.rorA()
+			g.rorAKeepX()
 		}
 		g.a.op("dex")
 		g.a.op("bne %s", top)
@@ -399,7 +402,7 @@ func (g *fgen) shift(in *ir.Instr) {
 			n = (8 - n) & 7
 		}
 		g.loadA(x)
-		if n <= 4 {
+		if n <= rotLeftSteps {
 			for i := 0; i < n; i++ {
 				g.a.op("cmp #$80")
 				g.a.op("rol a")
@@ -415,14 +418,27 @@ func (g *fgen) shift(in *ir.Instr) {
 }
 
 // rorA rotates A right by one bit (bit 0 to bit 7), without the carry's
-// old value. TMP wants no `*+4` operands, so the skip has a label.
+// old value and without a branch: `lsr a` of a copy sets the carry to bit
+// 0, then `ror a` of A moves it to bit 7 (8 cycles; X is lost).
 func (g *fgen) rorA() {
-	l := g.a.newLabel()
+	g.a.op("tax")
 	g.a.op("lsr a")
-	g.a.op("bcc %s", l)
-	g.a.op("ora #$80")
-	g.a.label(l)
+	g.a.op("txa")
+	g.a.op("ror a")
 }
+
+// rorAKeepX is rorA for loops that count in X: the copy is the scratch
+// byte (10 cycles).
+func (g *fgen) rorAKeepX() {
+	g.a.op("sta $%02x", zpT)
+	g.a.op("lsr $%02x", zpT)
+	g.a.op("ror a")
+}
+
+// rotLeftSteps is the number of 1-bit steps left (`cmp #$80 / rol a`, 4
+// cycles) at or below which a byte rotate left by n goes left rather than
+// 8-n steps right (rorA, 8 cycles).
+const rotLeftSteps = 5
 
 // constAmount returns a shift amount's full constant value (a shift amount
 // may be a wider word whose high limbs were not folded).
@@ -442,7 +458,7 @@ func (g *fgen) funnel(in *ir.Instr) {
 	g.cHolds = nil
 	if hi == lo {
 		g.loadA(hi)
-		if left <= 4 {
+		if left <= rotLeftSteps {
 			for i := 0; i < left; i++ {
 				g.a.op("cmp #$80")
 				g.a.op("rol a")

@@ -132,34 +132,42 @@ whinc1   lda ($06),y
          cpy $05
          bne whinc1
 whinc2   jmp wnext`},
+	// The comparisons make their bool from the flags without a branch:
+	// `cmp #1` sets C when wt (the or of the differences) is not zero,
+	// `lda #0 / rol a` takes C.
 	"eq": {7, []string{"cmp"}, `
 wheq     jsr wcmp
-         ldx #$00
          lda $12
-         bne wheq1
-         inx
-wheq1    jmp wsetx`},
+         cmp #$01
+         lda #$00
+         rol a
+         eor #$01
+         jmp wseta`},
 	"ne": {7, []string{"cmp"}, `
 whne     jsr wcmp
-         ldx #$00
          lda $12
-         beq whne1
-         inx
-whne1    jmp wsetx`},
+         cmp #$01
+         lda #$00
+         rol a
+         jmp wseta`},
 	"ult": {7, []string{"cmp"}, `
 whult    jsr wcmp
-         ldx #$00
-         bcs whult1
-         inx
-whult1   jmp wsetx`},
+         lda #$00
+         rol a
+         eor #$01
+         jmp wseta`},
 	"ule": {7, []string{"cmp"}, `
 whule    jsr wcmp
-         ldx #$01
-         bcc whule1
-         lda $12
-         beq whule1
-         dex
-whule1   jmp wsetx`},
+         lda #$00
+         rol a
+         ldx $12
+         cpx #$01
+         rol a
+         cmp #$03
+         lda #$00
+         rol a
+         eor #$01
+         jmp wseta`},
 	"jge": {7, []string{"cmp"}, `
 whjge    jsr wcmp
          bcc whjge1
@@ -168,15 +176,25 @@ whjge    jsr wcmp
          lda $07
          sta $04
 whjge1   jmp wnext`},
-	"sel": {9, []string{"mov"}, `
+	// sel without a branch: m = c - 1 ($00 when c is true, $ff when
+	// false), d = a ^ ((a ^ b) & m) byte by byte (c is read first: its
+	// slot may be d's).
+	"sel": {9, nil, `
 whsel    ldy #$00
          lda ($0c),y
-         bne whsel1
-         lda $0a
-         sta $08
-         lda $0b
-         sta $09
-whsel1   jmp whmov`},
+         tax
+         dex
+         stx $12
+         ldy $05
+         dey
+whsel1   lda ($08),y
+         eor ($0a),y
+         and $12
+         eor ($08),y
+         sta ($06),y
+         dey
+         bpl whsel1
+         jmp wnext`},
 	"rby": {6, []string{"bufa"}, `
 whrby    jsr wbufa
          lda $05
@@ -256,6 +274,8 @@ whvrr    jsr wvrot
          beq whvrr1
          jmp whbrr
 whvrr1   jmp wnext`},
+	// mul adds b and'ed with the mask 0 - (the multiplier bit shifted out
+	// into C) at every step: no branch on the operands' bits.
 	"mul": {7, []string{"ld3", "shl", "out"}, `
 whmul    jsr wld3
 whmul1   ldx #wr-wq
@@ -264,18 +284,46 @@ whmul1   ldx #wr-wq
          ldx #$00
          clc
          jsr wshl
-         bcc whmul3
+         lda #$00
+         sbc #$00
+         eor #$ff
+         sta $12
          ldx #$00
          ldy $05
          clc
-whmul2   lda wr,x
-         adc wbuf,x
+whmul2   lda wbuf,x
+         and $12
+         adc wr,x
          sta wr,x
          inx
          dey
          bne whmul2
-whmul3   dec $11
+         dec $11
          bne whmul1
+         ldx #wr-wq
+         jmp wout`},
+	// mulk: a * b with a constant multiplier a (public: the compiler
+	// wrote it), adding b only at its set bits.
+	"mulk": {7, []string{"ld3", "shl", "out"}, `
+whmulk   jsr wld3
+whmulk1  ldx #wr-wq
+         clc
+         jsr wshl
+         ldx #$00
+         clc
+         jsr wshl
+         bcc whmulk3
+         ldx #$00
+         ldy $05
+         clc
+whmulk2  lda wr,x
+         adc wbuf,x
+         sta wr,x
+         inx
+         dey
+         bne whmulk2
+whmulk3  dec $11
+         bne whmulk1
          ldx #wr-wq
          jmp wout`},
 	"divu": {7, []string{"div"}, `
@@ -383,8 +431,8 @@ var wShared = map[string]struct {
 	deps []string
 	body string
 }{
-	// wcmp: a - b over n bytes; C = a >= b, wt = 0 iff a == b. wsetx
-	// stores X as the bool result.
+	// wcmp: a - b over n bytes; C = a >= b, wt = 0 iff a == b. wseta
+	// stores A as the bool result.
 	"cmp": {nil, `
 wcmp     ldy #$00
          sty $12
@@ -398,8 +446,7 @@ wcmp1    lda ($08),y
          dex
          bne wcmp1
          rts
-wsetx    txa
-         ldy #$00
+wseta    ldy #$00
          sta ($06),y
          jmp wnext`},
 	// wvrot / wvshf: the count of a run-time rotate (k mod 8n) or shift

@@ -32,9 +32,21 @@ func (g *wgen) instr(in *ir.Instr) {
 		} else {
 			g.mov(n, g.val(r), g.val(args[0]))
 		}
-	case ir.OpXor, ir.OpAnd, ir.OpOr, ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDivU, ir.OpRemU:
+	case ir.OpMul:
+		// A constant multiplier may be branched on (mulk); a product of
+		// two values takes the branch-free mul.
+		a, b := args[0], args[1]
+		if _, ok := g.constOf(b); ok {
+			a, b = b, a
+		}
+		name := "mul"
+		if _, ok := g.constOf(a); ok {
+			name = "mulk"
+		}
+		g.op(name, wb(n), ww(g.val(r)), ww(g.val(a)), ww(g.val(b)))
+	case ir.OpXor, ir.OpAnd, ir.OpOr, ir.OpAdd, ir.OpSub, ir.OpDivU, ir.OpRemU:
 		name := map[ir.Op]string{ir.OpXor: "xor", ir.OpAnd: "and", ir.OpOr: "or", ir.OpAdd: "add",
-			ir.OpSub: "sub", ir.OpMul: "mul", ir.OpDivU: "divu", ir.OpRemU: "remu"}[in.Op]
+			ir.OpSub: "sub", ir.OpDivU: "divu", ir.OpRemU: "remu"}[in.Op]
 		g.op(name, wb(n), ww(g.val(r)), ww(g.val(args[0])), ww(g.val(args[1])))
 	case ir.OpNot:
 		ones := r.Type.Mask()

@@ -274,11 +274,10 @@ whst1
          jmp wnext
 whult
          jsr wcmp
-         ldx #$00
-         bcs whult1
-         inx
-whult1
-         jmp wsetx
+         lda #$00
+         rol a
+         eor #$01
+         jmp wseta
 whzext
          ldy #$00
 whzext1
@@ -343,8 +342,7 @@ wcmp1
          dex
          bne wcmp1
          rts
-wsetx
-         txa
+wseta
          ldy #$00
          sta ($06),y
          jmp wnext

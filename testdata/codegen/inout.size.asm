@@ -211,12 +211,12 @@ whchk1
          jmp wnext
 wheq
          jsr wcmp
-         ldx #$00
          lda $12
-         bne wheq1
-         inx
-wheq1
-         jmp wsetx
+         cmp #$01
+         lda #$00
+         rol a
+         eor #$01
+         jmp wseta
 whinc
          ldy #$00
 whinc1
@@ -350,8 +350,7 @@ wcmp1
          dex
          bne wcmp1
          rts
-wsetx
-         txa
+wseta
          ldy #$00
          sta ($06),y
          jmp wnext

@@ -304,8 +304,7 @@ wcmp1
          dex
          bne wcmp1
          rts
-wsetx
-         txa
+wseta
          ldy #$00
          sta ($06),y
          jmp wnext

@@ -66,17 +66,17 @@ l1
          .word vb+52,vb+8
          .byte $02,$04
          .word vb+56,vb+12
-         .byte $01,$04
+         .byte $08,$04
          .word vb+44,k2,vb+40
-         .byte $08,$04,$82
+         .byte $09,$04,$82
          .word $0018,vb+44,vb+52
-         .byte $09,$04
-         .word vb+48,vb+44,k3
-         .byte $08,$04,$82
-         .word $0018,vb+48,vb+56
          .byte $0a,$04
+         .word vb+48,vb+44,k3
+         .byte $09,$04,$82
+         .word $0018,vb+48,vb+56
+         .byte $0b,$04
          .word vb+40
-         .byte $0b
+         .byte $0c
          .word l1-1
 l2
          .byte $04
@@ -206,7 +206,8 @@ wdisp
          jmp ($10)
 wlen
          .byte $08,$09,$07,$08,$02,$09
-         .byte $0a,$04,$0a,$09,$05,$04
+         .byte $0a,$04,$09,$0a,$09,$05
+         .byte $04
 wjt
          .word whzext
          .word whmul
@@ -216,6 +217,7 @@ wjt
          .word whjge
          .word whld
          .word whcall
+         .word whmulk
          .word whst
          .word whadd
          .word whinc
@@ -301,20 +303,48 @@ whmul1
          ldx #$00
          clc
          jsr wshl
-         bcc whmul3
+         lda #$00
+         sbc #$00
+         eor #$ff
+         sta $12
          ldx #$00
          ldy $05
          clc
 whmul2
+         lda wbuf,x
+         and $12
+         adc wr,x
+         sta wr,x
+         inx
+         dey
+         bne whmul2
+         dec $11
+         bne whmul1
+         ldx #wr-wq
+         jmp wout
+whmulk
+         jsr wld3
+whmulk1
+         ldx #wr-wq
+         clc
+         jsr wshl
+         ldx #$00
+         clc
+         jsr wshl
+         bcc whmulk3
+         ldx #$00
+         ldy $05
+         clc
+whmulk2
          lda wr,x
          adc wbuf,x
          sta wr,x
          inx
          dey
-         bne whmul2
-whmul3
+         bne whmulk2
+whmulk3
          dec $11
-         bne whmul1
+         bne whmulk1
          ldx #wr-wq
          jmp wout
 whret
@@ -406,8 +436,7 @@ wcmp1
          dex
          bne wcmp1
          rts
-wsetx
-         txa
+wseta
          ldy #$00
          sta ($06),y
          jmp wnext
