@@ -134,8 +134,9 @@ func TestConstantTime(t *testing.T) {
 
 // TestSelectRotateConstantTime: select on conditions computed from the
 // data and rotates of a byte by constants take one number of cycles
-// whatever the operands, in both modes (backend/testdata/ctops.lw). Each
-// result is also checked against Go's arithmetic.
+// whatever the operands, in both modes (backend/testdata/ctops.lw), and so
+// do products and quotients of data. Each result is also checked against
+// Go's arithmetic.
 func TestSelectRotateConstantTime(t *testing.T) {
 	p, ds := driver.Load("../testdata/ctops.lw")
 	if len(ds) > 0 {
@@ -190,7 +191,16 @@ func TestSelectRotateConstantTime(t *testing.T) {
 		"mulc": func(a []uint64) []uint64 {
 			return []uint64{uint64(uint32(a[0]) * 0x9e3779b9), uint64(uint16(0x1235 * a[1]))}
 		},
+		"div": func(a []uint64) []uint64 {
+			x, y, z := uint8(a[0]), uint32(a[1]), uint32(a[2])|1
+			return []uint64{uint64(x / 7), uint64(x % 13), uint64(y / 1000), uint64(y % z)}
+		},
 		"rotv": func(a []uint64) []uint64 { return []uint64{uint64(r8(uint8(a[0]), int(a[1]&7)))} },
+	}
+	for _, fn := range p.Exports() {
+		if ref[fn.Name] == nil {
+			t.Errorf("export %s has no reference", fn.Name)
+		}
 	}
 	tg, _ := backend.Lookup("mos6502")
 	for _, opt := range []string{"speed", "size"} {

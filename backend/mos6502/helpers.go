@@ -34,22 +34,39 @@ func helpers(out *asmBuf, mg *modgen) {
 
 // divuHelper: hda = hda / hdb, A = hda % hdb (restoring division, a
 // quotient bit a step). A zero divisor gives $ff and the dividend, as
-// divu and remu define: every step subtracts 0.
+// divu and remu define: every step subtracts 0. No branch depends on the
+// operands: each step computes the trial difference hdt = r - hdb and
+// take = (bit 8 of r) | (r >= hdb) in the carry (the bit 8, kept as 0/1 in
+// T, minus the borrow), adds take to the quotient and keeps r or hdt with
+// the mask `lda #0 / sbc #0` makes of it ($00 to take, $ff to keep r).
 func divuHelper(out *asmBuf) {
-	out.comment("divu: hda, A = hda / hdb, hda % hdb")
+	out.comment("divu: hda, A = hda / hdb, hda % hdb, branch-free")
 	out.label("divu")
 	out.op("lda #$00")
 	out.op("ldx #$08")
 	out.label("dv1")
 	out.op("asl hda")
+	out.op("rol a") // C = bit 8 of r
+	out.op("sta hdr")
+	out.op("lda #$00")
 	out.op("rol a")
-	out.op("bcs dv2") // 9 bits: more than any divisor
-	out.op("cmp hdb")
-	out.op("bcc dv3")
-	out.label("dv2")
-	out.op("sbc hdb") // the carry is set
-	out.op("inc hda")
-	out.label("dv3")
+	out.op("sta $%02x", zpT)
+	out.op("lda hdr")
+	out.op("sec")
+	out.op("sbc hdb") // C = r >= hdb
+	out.op("sta hdt")
+	out.op("lda $%02x", zpT)
+	out.op("sbc #$00") // C = take
+	out.op("lda #$00")
+	out.op("sbc #$00") // $00 to take, $ff to keep; C is still take
+	out.op("sta $%02x", zpT)
+	out.op("lda hda")
+	out.op("adc #$00") // the quotient bit (bit 0 is clear)
+	out.op("sta hda")
+	out.op("lda hdt")
+	out.op("eor hdr")
+	out.op("and $%02x", zpT)
+	out.op("eor hdt")
 	out.op("dex")
 	out.op("bne dv1")
 	out.op("rts")

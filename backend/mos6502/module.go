@@ -455,6 +455,8 @@ func (mg *modgen) variables(out *asmBuf, buffers []string) {
 	if mg.need["divu"] {
 		area("hda", 1)
 		area("hdb", 1)
+		area("hdr", 1)
+		area("hdt", 1)
 	}
 	for _, l := range mg.locals {
 		area(l.label, l.n)

@@ -566,7 +566,10 @@ wout1    lda wq,x
          jmp wnext`},
 	// wdiv: restoring division of a by b, n bytes: quotient in wq,
 	// remainder in wr (x/0 = all ones, x%0 = x); the result is the buffer
-	// at wq+x.
+	// at wq+x. No branch on the operands: take = (the bit shifted out of
+	// wr) | (wr >= b) is the carry of the bit, kept in wt as 0/1, minus
+	// the trial's borrow; it is added to wq and makes the mask that keeps
+	// wr or the trial difference wt2.
 	"div": {[]string{"ld3", "shl", "out"}, `
 wdiv     stx $13
          jsr wld3
@@ -575,7 +578,9 @@ wdiv1    ldx #$00
          jsr wshl
          ldx #wr-wq
          jsr wshl
-         php
+         lda #$00
+         rol a
+         sta $12
          ldx #$00
          ldy $05
          sec
@@ -585,20 +590,25 @@ wdiv2    lda wr,x
          inx
          dey
          bne wdiv2
-         bcs wdiv3
-         plp
-         bcs wdiv4
-         bcc wdiv6
-wdiv3    plp
-wdiv4    ldx #$00
+         lda $12
+         sbc #$00
+         lda #$00
+         sbc #$00
+         sta $12
+         lda wq
+         adc #$00
+         sta wq
+         ldx #$00
          ldy $05
 wdiv5    lda wt2,x
+         eor wr,x
+         and $12
+         eor wt2,x
          sta wr,x
          inx
          dey
          bne wdiv5
-         inc wq
-wdiv6    dec $11
+         dec $11
          bne wdiv1
          ldx $13
          jmp wout`},
