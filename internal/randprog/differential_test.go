@@ -17,17 +17,11 @@ import (
 // expansion a small target asks for (ir.Options.Expand).
 var irWidths = []int{0, 64, 32, 16, 8, 32, 8}
 
-// allFeatures is every hardware feature `have` can ask for.
-var allFeatures = lang.FeatureSet(lang.FeatPCLMUL | lang.FeatAES | lang.FeatSHA)
-
-// expandAll is every expansion of pass expand.
-const expandAll = ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW
-
 // irOptions are the pipeline options of width index i.
 func irOptions(i, unroll int, verify bool) ir.Options {
 	o := ir.Options{W: irWidths[i], Unroll: unroll, Verify: verify}
 	if i >= 5 {
-		o.Expand = expandAll
+		o.Expand = ExpandAll
 	}
 	return o
 }
@@ -38,12 +32,6 @@ const argSets = 3
 // verifyAll runs the IR checker after every pass for every program
 // (LOWENT_RANDPROG_VERIFY=1); by default one program in sixteen.
 var verifyAll = os.Getenv("LOWENT_RANDPROG_VERIFY") != ""
-
-// unrollFor chooses a program's unrolling budget: none, small (some loops),
-// or the default that unrolls every loop of the standard library.
-func unrollFor(seed uint64) int {
-	return []int{0, 64, ir.DefaultUnroll}[seed%3]
-}
 
 // regressions are seeds that once made the engines disagree (or the
 // checker reject a generated program). Each runs with more argument sets.
@@ -123,7 +111,7 @@ func checkSeed(seed uint64, nargs int) string {
 		return fmt.Sprintf("the checker rejects the generated program:\n%v\n%s\nsource:\n%s", err, reproHint(seed), numbered(src))
 	}
 	re := repro{test: seedCommand(seed), seed: seed}
-	return checkProgram(p, src, seed, nargs, unrollFor(seed), verifyAll || seed%16 == 0, re)
+	return checkProgram(p, src, seed, nargs, UnrollFor(seed), verifyAll || seed%16 == 0, re)
 }
 
 // repro says how to replay a failure: a test command, and the source file
@@ -160,7 +148,7 @@ func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, v
 	}
 	// A machine with every hardware feature: `have` is true, and the
 	// SHA-256 builtins stay instructions in the IR at W=64.
-	allOpts := ir.Options{W: 64, Unroll: unroll, Verify: verify, Features: allFeatures}
+	allOpts := ir.Options{W: 64, Unroll: unroll, Verify: verify, Features: AllFeatures}
 	mAll, err := ir.Compile(p, allOpts)
 	if err != nil {
 		return fmt.Sprintf("ir.Compile at W=64 with every feature (unroll %d) failed: %v\n%s\nsource:\n%s", unroll, err, re, numbered(src))
@@ -183,7 +171,7 @@ func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, v
 					return mismatch(re, src, fn, args, w, unroll, vmo, iro)
 				}
 			}
-			vma := runVMWith(p, fn, args, allFeatures)
+			vma := runVMWith(p, fn, args, AllFeatures)
 			if iro := runIR(mAll, fn, args); !agree(vma, iro) {
 				return mismatch(re, src, fn, args, 64, unroll, vma, outcome{err: "(with every feature) " + iro.String()})
 			}
