@@ -36,6 +36,28 @@ type Config struct {
 	MaxWork     int // estimated statement executions per call of an export
 	MaxConsts   int // module constants
 	NoArrayRets bool
+
+	// The shapes below are off in the zero Config (so that Config{} keeps
+	// giving the programs it always gave) and on in the tests' configFor.
+
+	// Modules is the largest number of generated modules (rndlib0, ...)
+	// the root imports: each has its own constants and helpers, a later
+	// one imports the earlier ones, and the root calls them qualified.
+	Modules int
+	// HaveBranches adds `if have FEATURE { ... } else { ... }` statements,
+	// with the feature's builtins in the first branch.
+	HaveBranches bool
+	// ElemTargets lets a multi-result call assign to array elements
+	// (`a[i], b[j] = h(x)`), not only to locals.
+	ElemTargets bool
+}
+
+// withShapes is c with every optional shape turned on.
+func (c Config) withShapes() Config {
+	c.Modules = 2
+	c.HaveBranches = true
+	c.ElemTargets = true
+	return c
 }
 
 // DefaultConfig is the size used by the tests: small programs that run in

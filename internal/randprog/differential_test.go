@@ -127,8 +127,12 @@ type repro struct {
 func (r repro) String() string {
 	s := "  reproduce: " + r.test + "\n"
 	if r.file == "" {
-		r.file = filepath.Join(os.TempDir(), fmt.Sprintf("randprog-%d.lw", r.seed))
-		if err := os.WriteFile(r.file, []byte(Generate(r.seed, configFor(r.seed))), 0o644); err != nil {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("randprog-%d", r.seed))
+		var err error
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			r.file, err = WriteFiles(r.seed, dir)
+		}
+		if err != nil {
 			return s + fmt.Sprintf("  (could not save the source: %v)\n", err)
 		}
 	}
