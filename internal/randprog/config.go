@@ -11,8 +11,9 @@
 // declare `effects none`); the others take run-time checks that fail on some
 // arguments, so that traps are compared too.
 //
-// The tests read LOWENT_RANDPROG_N (programs, default 1000, 100 with
-// -short), LOWENT_RANDPROG_SEED0 (first seed, default 1),
+// The tests read LOWENT_LONG (internal/testlong: 3000 programs instead of
+// 200), LOWENT_RANDPROG_N (programs; 100 with -short), LOWENT_RANDPROG_SEED0
+// (first seed, default 1),
 // LOWENT_RANDPROG_LARGE (every program large) and LOWENT_RANDPROG_VERIFY
 // (run the IR checker after every pass for every program). A failure prints
 // the seed, the source, the arguments, both outcomes and the command that

@@ -21,9 +21,22 @@ var irWidths = []int{0, 64, 32, 16, 8, 32, 8}
 func irOptions(i, unroll int, verify bool) ir.Options {
 	o := ir.Options{W: irWidths[i], Unroll: unroll, Verify: verify}
 	if i >= 5 {
-		o.Expand = ExpandAll
+		o.Expand = expandAll
 	}
 	return o
+}
+
+// allFeatures is every hardware feature `have` can ask for.
+var allFeatures = lang.FeatureSet(lang.FeatPCLMUL | lang.FeatAES | lang.FeatSHA)
+
+// expandAll is every expansion of pass expand.
+const expandAll = ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW
+
+// unrollFor chooses a program's unrolling budget: none, small (some loops),
+// or the default that unrolls every loop of the standard library (cmd
+// difftest gives the IR the same budgets).
+func unrollFor(seed uint64) int {
+	return []int{0, 64, ir.DefaultUnroll}[seed%3]
 }
 
 // argSets is how many random argument sets each export runs on.
@@ -40,8 +53,8 @@ var regressions = []struct {
 	seed uint64
 }{}
 
-// TestDifferential runs LOWENT_RANDPROG_N random programs (default 1000)
-// from LOWENT_RANDPROG_SEED0 (default 1) on the VM and on the IR at every
+// TestDifferential runs LOWENT_RANDPROG_N random programs (default
+// defaultPrograms, longPrograms with LOWENT_LONG=1) from LOWENT_RANDPROG_SEED0 (default 1) on the VM and on the IR at every
 // limb width and requires the same results, mut outputs and traps.
 func TestDifferential(t *testing.T) {
 	forEachSeed(t, firstSeed(t), numPrograms(t), func(seed uint64) string {
@@ -106,12 +119,12 @@ func checkSeedTimed(seed uint64, nargs int) string {
 // every export on nargs argument sets on the VM and the IR at every width.
 // It returns a report of the first disagreement, or "".
 func checkSeed(seed uint64, nargs int) string {
-	src, p, err := load(seed)
+	src, p, err := loadShared(seed)
 	if err != nil {
 		return fmt.Sprintf("the checker rejects the generated program:\n%v\n%s\nsource:\n%s", err, reproHint(seed), numbered(src))
 	}
 	re := repro{test: seedCommand(seed), seed: seed}
-	return checkProgram(p, src, seed, nargs, UnrollFor(seed), verifyAll || seed%16 == 0, re)
+	return checkProgram(p, src, seed, nargs, unrollFor(seed), verifyAll || seed%16 == 0, re)
 }
 
 // repro says how to replay a failure: a test command, and the source file
@@ -152,7 +165,7 @@ func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, v
 	}
 	// A machine with every hardware feature: `have` is true, and the
 	// SHA-256 builtins stay instructions in the IR at W=64.
-	allOpts := ir.Options{W: 64, Unroll: unroll, Verify: verify, Features: AllFeatures}
+	allOpts := ir.Options{W: 64, Unroll: unroll, Verify: verify, Features: allFeatures}
 	mAll, err := ir.Compile(p, allOpts)
 	if err != nil {
 		return fmt.Sprintf("ir.Compile at W=64 with every feature (unroll %d) failed: %v\n%s\nsource:\n%s", unroll, err, re, numbered(src))
@@ -175,7 +188,7 @@ func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, v
 					return mismatch(re, src, fn, args, w, unroll, vmo, iro)
 				}
 			}
-			vma := runVMWith(p, fn, args, AllFeatures)
+			vma := runVMWith(p, fn, args, allFeatures)
 			if iro := runIR(mAll, fn, args); !agree(vma, iro) {
 				return mismatch(re, src, fn, args, 64, unroll, vma, outcome{err: "(with every feature) " + iro.String()})
 			}

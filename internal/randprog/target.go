@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -102,41 +101,3 @@ func agreeTarget(vmo, bo outcome) bool {
 	}
 	return agree(vmo, bo)
 }
-
-// IRTarget compiles p with opts and runs its exports in the IR
-// interpreter: the IR as a Target, for tools that test every engine the
-// same way (cmd difftest). When opts.Features is not empty the VM is run
-// with `have` answering the same.
-func IRTarget(p *lang.Program, opts ir.Options) (Target, error) {
-	m, err := ir.Compile(p, opts)
-	if err != nil {
-		return nil, err
-	}
-	return irTarget{m: m, feats: opts.Features}, nil
-}
-
-type irTarget struct {
-	m     *ir.Module
-	feats lang.FeatureSet
-}
-
-func (t irTarget) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-	return ir.Run(t.m, fn.Name, args)
-}
-
-func (t irTarget) Close() error              { return nil }
-func (t irTarget) Features() lang.FeatureSet { return t.feats }
-
-// UnrollFor is the IR unroll budget the differential tests give the
-// program of seed: none, small (some loops), or the default that unrolls
-// every loop of the standard library.
-func UnrollFor(seed uint64) int {
-	return []int{0, 64, ir.DefaultUnroll}[seed%3]
-}
-
-// ExpandAll is every expansion of the IR pass expand (what the 8- and
-// 16-bit targets ask for).
-const ExpandAll = ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW
-
-// AllFeatures is every hardware feature `have` can ask for.
-const AllFeatures = lang.FeatureSet(lang.FeatPCLMUL | lang.FeatAES | lang.FeatSHA)

@@ -53,10 +53,41 @@ type mode struct {
 func irMode(name string, o ir.Options) mode {
 	return mode{name: name, prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
 		o := o
-		o.Unroll = randprog.UnrollFor(seed)
-		return randprog.IRTarget(p, o)
+		o.Unroll = unrollFor(seed)
+		m, err := ir.Compile(p, o)
+		if err != nil {
+			return nil, err
+		}
+		return irTarget{m: m, feats: o.Features}, nil
 	}, limit: noLimit}
 }
+
+// unrollFor is the IR unroll budget internal/randprog's tests give the
+// program of seed: none, small (some loops), or the default.
+func unrollFor(seed uint64) int {
+	return []int{0, 64, ir.DefaultUnroll}[seed%3]
+}
+
+// expandAll is every expansion of the IR pass expand (what the 8- and
+// 16-bit targets ask for).
+const expandAll = ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW
+
+// allFeatures is every hardware feature `have` can ask for.
+const allFeatures = lang.FeatureSet(lang.FeatPCLMUL | lang.FeatAES | lang.FeatSHA)
+
+// irTarget runs a compiled module's exports in the IR interpreter; `have`
+// answers feats there, and CheckTarget runs the VM the same way.
+type irTarget struct {
+	m     *ir.Module
+	feats lang.FeatureSet
+}
+
+func (t irTarget) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+	return ir.Run(t.m, fn.Name, args)
+}
+
+func (t irTarget) Close() error              { return nil }
+func (t irTarget) Features() lang.FeatureSet { return t.feats }
 
 // noLimit: every refusal of the IR and of amd64 is a bug.
 func noLimit(error) string { return "" }
@@ -155,9 +186,9 @@ func allModes() []mode {
 		irMode("ir/32", ir.Options{W: 32}),
 		irMode("ir/16", ir.Options{W: 16}),
 		irMode("ir/8", ir.Options{W: 8}),
-		irMode("ir/32+expand", ir.Options{W: 32, Expand: randprog.ExpandAll}),
-		irMode("ir/8+expand", ir.Options{W: 8, Expand: randprog.ExpandAll}),
-		irMode("ir/64+hw", ir.Options{W: 64, Features: randprog.AllFeatures}),
+		irMode("ir/32+expand", ir.Options{W: 32, Expand: expandAll}),
+		irMode("ir/8+expand", ir.Options{W: 8, Expand: expandAll}),
+		irMode("ir/64+hw", ir.Options{W: 64, Features: allFeatures}),
 		amd64Mode("none"),
 		amd64Mode("aes"),
 		amd64Mode("auto"),
