@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
@@ -56,11 +57,25 @@ var regressions = []struct {
 // TestDifferential runs LOWENT_RANDPROG_N random programs (default
 // defaultPrograms, longPrograms with LOWENT_LONG=1) from LOWENT_RANDPROG_SEED0 (default 1) on the VM and on the IR at every
 // limb width and requires the same results, mut outputs and traps.
+//
+// The long campaign (LOWENT_LONG=1) also runs largePrograms programs that
+// are all large, as LOWENT_RANDPROG_LARGE=1 makes them.
 func TestDifferential(t *testing.T) {
 	forEachSeed(t, firstSeed(t), numPrograms(t), func(seed uint64) string {
 		return checkSeedTimed(seed, argSets)
 	})
+	if testlong.On() && os.Getenv("LOWENT_RANDPROG_LARGE") == "" {
+		t.Run("large", func(t *testing.T) {
+			t.Setenv("LOWENT_RANDPROG_LARGE", "1")
+			forEachSeed(t, firstSeed(t), largePrograms, func(seed uint64) string {
+				return checkSeedTimed(seed, argSets)
+			})
+		})
+	}
 }
+
+// largePrograms is how many all-large programs the long campaign adds.
+const largePrograms = 150
 
 // TestDifferentialRegressions replays the seeds that once failed, and the
 // hand-minimised programs of testdata/regress (failures found with earlier
@@ -216,7 +231,11 @@ func mismatch(re repro, src string, fn *lang.FuncDecl, args []lang.Value, w, unr
 
 // seedCommand is the shortest command that replays one seed.
 func seedCommand(seed uint64) string {
-	return fmt.Sprintf("LOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 go test ./internal/randprog -run 'TestDifferential$' -v", seed)
+	large := ""
+	if os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
+		large = "LOWENT_RANDPROG_LARGE=1 "
+	}
+	return fmt.Sprintf(large+"LOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 go test ./internal/randprog -run 'TestDifferential$' -v", seed)
 }
 
 // reproHint is the reproduction line of a seed.
