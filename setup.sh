@@ -77,7 +77,9 @@ if [ "${#pkgs[@]}" -gt 0 ]; then
 	else
 		echo "setup: missing tools; install them with:" >&2
 		echo "  sudo apt-get update && sudo apt-get install -y ${pkgs[*]}" >&2
-		echo "(with llvm-14, put /usr/lib/llvm-14/bin on PATH if llc and opt are not found)" >&2
+		case " ${pkgs[*]} " in *" llvm-14 "*)
+			echo "(then put /usr/lib/llvm-14/bin on PATH if llc and opt are still not found)" >&2 ;;
+		esac
 		exit 1
 	fi
 	mapfile -t still < <(missing_packages)
