@@ -159,9 +159,10 @@ func cardLimit(err error) string {
 	return limitIn(err, "local cells", "stack cells", "bytes of bytecode")
 }
 
-// c64Limit: the 64 KiB of the C64 (docs/mos6502.md).
+// c64Limit: the C64's memory and zero page, and the 255 trap ids of the
+// 6502 backend (docs/mos6502.md).
 func c64Limit(err error) string {
-	return limitIn(err, "do not fit", "does not fit", "zero page")
+	return limitIn(err, "more than the", "do not fit", "zero page exhausted", "run-time checks, more than 255")
 }
 
 // limitIn returns the first of names err's message contains, unless the
