@@ -82,7 +82,7 @@ func TestArgs(t *testing.T) {
 	lens := map[int]int{}
 	runs, refused := 0, 0
 	for seed := uint64(1); seed <= 80; seed++ {
-		_, p, err := load(seed)
+		_, p, err := loadShared(seed)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
