@@ -5,10 +5,7 @@
 // programs, more random inputs), as .ci/run does with an explicit -timeout.
 package testlong
 
-import (
-	"os"
-	"testing"
-)
+import "os"
 
 // Env is the environment variable that turns the long campaigns on.
 const Env = "LOWENT_LONG"
@@ -26,15 +23,4 @@ func Count(def, long int) int {
 		return long
 	}
 	return def
-}
-
-// Log notes in a test's output which count it runs and how to get the
-// other one.
-func Log(t testing.TB, what string, n int) {
-	t.Helper()
-	if On() {
-		t.Logf("%s: %d (%s=1)", what, n, Env)
-	} else {
-		t.Logf("%s: %d (%s=1 for the long campaign)", what, n, Env)
-	}
 }
