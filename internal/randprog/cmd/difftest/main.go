@@ -207,12 +207,14 @@ type result struct {
 	report  string // a mismatch, a timeout or a panic
 	refused error
 	limit   string
+	dur     time.Duration // compiling and running in this mode
 }
 
 // tally is one mode's counts.
 type tally struct {
 	agree, mismatch, limit, refused int
 	limits                          map[string]int
+	dur                             time.Duration
 }
 
 func main() {
@@ -327,6 +329,7 @@ func main() {
 func checkSeed(seed uint64, modes []mode, sets int, timeout time.Duration) []result {
 	var out []result
 	for mi, m := range modes {
+		t0 := time.Now()
 		r := result{seed: seed, mode: mi}
 		done := make(chan result, 1)
 		go func() {
@@ -350,6 +353,7 @@ func checkSeed(seed uint64, modes []mode, sets int, timeout time.Duration) []res
 		case <-time.After(timeout):
 			r.report = fmt.Sprintf("seed %d: did not finish in %v (a loop that never ends?)", seed, timeout)
 		}
+		r.dur = time.Since(t0)
 		out = append(out, r)
 	}
 	return out
@@ -385,6 +389,7 @@ func summarize(w *os.File, modes []mode, results []result, seed0 uint64, n, sets
 	var bad []string
 	for _, r := range results {
 		t := &tallies[r.mode]
+		t.dur += r.dur
 		name := modes[r.mode].name
 		switch {
 		case r.report != "":
@@ -430,12 +435,12 @@ func summarize(w *os.File, modes []mode, results []result, seed0 uint64, n, sets
 	if elapsed > 0 {
 		ppm = float64(n) / elapsed.Minutes()
 	}
-	fmt.Fprintf(w, "time %v: %.0f programs/minute (each through every mode)\n\n", elapsed.Round(time.Second), ppm)
-	fmt.Fprintf(w, "%-16s %7s %9s %9s %9s\n", "mode", "agree", "mismatch", "limit", "refused")
+	fmt.Fprintf(w, "time %v: %.1f programs/minute (each through every mode); the time column adds up the workers' time per mode\n\n", elapsed.Round(time.Second), ppm)
+	fmt.Fprintf(w, "%-16s %7s %9s %9s %9s %9s\n", "mode", "agree", "mismatch", "limit", "refused", "time")
 	var wrong, refused int
 	for i, m := range modes {
 		t := tallies[i]
-		fmt.Fprintf(w, "%-16s %7d %9d %9d %9d", m.name, t.agree, t.mismatch, t.limit, t.refused)
+		fmt.Fprintf(w, "%-16s %7d %9d %9d %9d %8.0fs", m.name, t.agree, t.mismatch, t.limit, t.refused, t.dur.Seconds())
 		if len(t.limits) > 0 {
 			var ks []string
 			for k, v := range t.limits {
