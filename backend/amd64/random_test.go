@@ -27,7 +27,7 @@ import (
 // cores for the three modes), with LOWENT_LONG=1 the campaign.
 const (
 	randDefaultN = 12
-	randLongN    = 250
+	randLongN    = 150
 )
 
 // randSets is the number of argument sets each export is run on.

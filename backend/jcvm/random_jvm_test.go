@@ -23,7 +23,7 @@ import (
 // LOWENT_LONG=1.
 const (
 	randJVMDefaultN = 8
-	randJVMLongN    = 120
+	randJVMLongN    = 60
 )
 
 // errCollected stops CheckTarget after prepare, in the collecting pass.

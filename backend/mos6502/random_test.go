@@ -23,7 +23,7 @@ import (
 // LOWENT_LONG=1 (internal/testlong). LOWENT_RANDPROG_N overrides both.
 const (
 	randomDefaultN = 16
-	randomLongN    = 300
+	randomLongN    = 200
 )
 
 // randomSets is the number of argument sets each export is run on.

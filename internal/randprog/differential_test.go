@@ -75,7 +75,7 @@ func TestDifferential(t *testing.T) {
 }
 
 // largePrograms is how many all-large programs the long campaign adds.
-const largePrograms = 150
+const largePrograms = 100
 
 // TestDifferentialRegressions replays the seeds that once failed, and the
 // hand-minimised programs of testdata/regress (failures found with earlier
