@@ -325,13 +325,21 @@ func main() {
 	os.Exit(summarize(os.Stdout, modes, results, *seed0, seeds, *sets, *workers, elapsed, *report, *verbose))
 }
 
-// checkSeed runs the program of seed in every mode, one after the other.
+// checkSeed runs the program of seed in every mode, one after the other,
+// loading it once (again only after a mode timed out, whose goroutine may
+// still be using it).
 func checkSeed(seed uint64, modes []mode, sets int, timeout time.Duration) []result {
 	var out []result
+	fresh := false
+	prog := randprog.Load(seed)
 	for mi, m := range modes {
+		if fresh {
+			prog, fresh = randprog.Load(seed), false
+		}
 		t0 := time.Now()
 		r := result{seed: seed, mode: mi}
 		done := make(chan result, 1)
+		prog := prog
 		go func() {
 			r := r
 			defer func() {
@@ -340,7 +348,7 @@ func checkSeed(seed uint64, modes []mode, sets int, timeout time.Duration) []res
 					done <- r
 				}
 			}()
-			r.report, r.refused = randprog.CheckTarget(seed, sets, func(p *lang.Program) (randprog.Target, error) {
+			r.report, r.refused = prog.Check(sets, func(p *lang.Program) (randprog.Target, error) {
 				return m.prepare(seed, p)
 			})
 			if r.refused != nil {
@@ -352,6 +360,7 @@ func checkSeed(seed uint64, modes []mode, sets int, timeout time.Duration) []res
 		case r = <-done:
 		case <-time.After(timeout):
 			r.report = fmt.Sprintf("seed %d: did not finish in %v (a loop that never ends?)", seed, timeout)
+			fresh = true
 		}
 		r.dur = time.Since(t0)
 		out = append(out, r)
