@@ -11,7 +11,7 @@
 // declare `effects none`); the others take run-time checks that fail on some
 // arguments, so that traps are compared too.
 //
-// The tests read LOWENT_LONG (internal/testlong: 1500 programs instead of
+// The tests read LOWENT_LONG (internal/testlong: 1000 programs instead of
 // 200), LOWENT_RANDPROG_N (programs; 100 with -short), LOWENT_RANDPROG_SEED0
 // (first seed, default 1),
 // LOWENT_RANDPROG_LARGE (every program large) and LOWENT_RANDPROG_VERIFY
