@@ -12,6 +12,7 @@ import (
 
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -21,9 +22,10 @@ import (
 // other) are compiled at every width with a policy that keeps calls, and
 // every export must do on the IR interpreter what it does on the reference
 // VM: the same results and mut outputs, or a trap at the same position.
-// LOWENT_IRCALLS_N sets the number of programs (default 200).
+// LOWENT_IRCALLS_N sets the number of programs (default 60, 600 with
+// LOWENT_LONG=1).
 func TestRandomCallsAgainstVM(t *testing.T) {
-	n := 200
+	n := testlong.Count(60, 600)
 	if s := os.Getenv("LOWENT_IRCALLS_N"); s != "" {
 		v, err := strconv.Atoi(s)
 		if err != nil {

@@ -1,7 +1,6 @@
 package amd64
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -14,21 +13,20 @@ import (
 )
 
 // disassemble compiles stdlib module mod with --hw hw into an object and
-// returns llvm-objdump's listing of it (-d, and any further flags).
+// returns llvm-objdump's listing of it (-d, and any further flags). The
+// object is the one the runners of TestGolden link (the build cache's, the
+// same opt and llc run as --emit obj), so the module is not compiled again.
 func disassemble(t *testing.T, mod, hw string, flags ...string) string {
 	t.Helper()
 	p, err := golden.Load(mod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj, err := Compile(p, backend.Options{HW: hw, Emit: "obj"})
+	c, err := compile(p, backend.Options{HW: hw})
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), mod+".o")
-	if err := os.WriteFile(path, obj, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := filepath.Join(c.dir, c.b.m.Name+".o")
 	args := append([]string{"-d", "--no-show-raw-insn"}, flags...)
 	out, err := exec.Command("llvm-objdump", append(args, path)...).CombinedOutput()
 	if err != nil {

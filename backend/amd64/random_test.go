@@ -11,19 +11,24 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 )
 
 // The random-program test: well-typed programs from internal/randprog are
 // compiled natively and every export is compared with the reference VM.
 // Each program costs an opt, llc and gcc run, so the default count is
-// small; LOWENT_RANDPROG_N and LOWENT_RANDPROG_SEED0 run more by hand, and
-// LOWENT_RANDPROG_HW picks the --hw modes (default none,aes,auto).
+// small and LOWENT_LONG=1 (internal/testlong) runs the long campaign;
+// LOWENT_RANDPROG_N and LOWENT_RANDPROG_SEED0 choose the seeds by hand,
+// and LOWENT_RANDPROG_HW picks the --hw modes (default none,aes,auto).
 
-// randDefaultN is the number of seeds per --hw mode when LOWENT_RANDPROG_N
-// is not set: about 35 s on a 2-core machine for the three modes (100
-// take about a minute).
-const randDefaultN = 60
+// randDefaultN and randLongN are the numbers of seeds per --hw mode when
+// LOWENT_RANDPROG_N is not set: by default a slice (about 10 s on two
+// cores for the three modes), with LOWENT_LONG=1 the campaign.
+const (
+	randDefaultN = 12
+	randLongN    = 150
+)
 
 // randSets is the number of argument sets each export is run on.
 const randSets = 3
@@ -60,7 +65,7 @@ type randResult struct {
 // any refusal that is an internal error, and on more than 3% of programs
 // refused for a target limit.
 func TestRandomPrograms(t *testing.T) {
-	n := envInt(t, "LOWENT_RANDPROG_N", randDefaultN)
+	n := envInt(t, "LOWENT_RANDPROG_N", testlong.Count(randDefaultN, randLongN))
 	seed0 := envInt(t, "LOWENT_RANDPROG_SEED0", 1)
 	modes := strings.Split("none,aes,auto", ",")
 	if s := os.Getenv("LOWENT_RANDPROG_HW"); s != "" {

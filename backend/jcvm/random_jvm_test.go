@@ -13,13 +13,18 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
 // randJVMDefaultN is how many random programs also run on a real JVM (one
-// javac and one JVM for all of them, at both widths).
-const randJVMDefaultN = 8
+// javac and one JVM for all of them, at both widths); randJVMLongN with
+// LOWENT_LONG=1.
+const (
+	randJVMDefaultN = 8
+	randJVMLongN    = 60
+)
 
 // errCollected stops CheckTarget after prepare, in the collecting pass.
 var errCollected = fmt.Errorf("collected")
@@ -78,7 +83,7 @@ func (t jvmTarget) Close() error { return nil }
 // int: the simulator is not the only judge of the generated code.
 func TestRandomProgramsJVM(t *testing.T) {
 	first := randEnv(t, "LOWENT_RANDPROG_SEED0", 1)
-	n := randEnv(t, "LOWENT_RANDPROG_JVM_N", randJVMDefaultN)
+	n := randEnv(t, "LOWENT_RANDPROG_JVM_N", uint64(testlong.Count(randJVMDefaultN, randJVMLongN)))
 	dir, _ := jvmBuild(t, false) // checks the JDK; holds the driver and stub
 	type key struct {
 		seed  uint64

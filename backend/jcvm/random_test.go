@@ -13,6 +13,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -20,10 +21,13 @@ import (
 // runs on.
 const randArgSets = 3
 
-// randDefaultN is the default number of random programs: enough to cover
-// every construct the generator makes, small enough for about a minute on
-// two cores (each program is compiled and run at both limb widths).
-const randDefaultN = 150
+// randDefaultN is the default number of random programs, each compiled
+// and run at both limb widths (about 15 s on two cores); randLongN is the
+// campaign LOWENT_LONG=1 (internal/testlong) runs.
+const (
+	randDefaultN = 30
+	randLongN    = 400
+)
 
 // randMaxLimitShare is the largest share of programs the backend may refuse
 // for a genuine limit of the card (a method's locals, stack or size).
@@ -113,7 +117,7 @@ func cardLimit(err error) string {
 // stay rare.
 func TestRandomPrograms(t *testing.T) {
 	first := randEnv(t, "LOWENT_RANDPROG_SEED0", 1)
-	n := randEnv(t, "LOWENT_RANDPROG_N", randDefaultN)
+	n := randEnv(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(randDefaultN, randLongN)))
 	type job struct {
 		seed  uint64
 		noInt bool

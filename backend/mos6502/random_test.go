@@ -13,14 +13,18 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 )
 
 // randomDefaultN is the number of random programs TestRandomPrograms runs
-// by default, in each mode (about 50 s on two cores: the configuration
-// search of the large programs is most of it); LOWENT_RANDPROG_N
-// overrides it.
-const randomDefaultN = 80
+// by default, in each mode (about 15 s on two cores: the configuration
+// search of the large programs is most of it); randomLongN with
+// LOWENT_LONG=1 (internal/testlong). LOWENT_RANDPROG_N overrides both.
+const (
+	randomDefaultN = 16
+	randomLongN    = 200
+)
 
 // randomSets is the number of argument sets each export is run on.
 const randomSets = 3
@@ -44,7 +48,7 @@ type randomResult struct {
 // lints the emitted source and compares every export's outcome with the
 // reference VM's on several argument sets.
 func TestRandomPrograms(t *testing.T) {
-	n := envUint(t, "LOWENT_RANDPROG_N", randomDefaultN)
+	n := envUint(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(randomDefaultN, randomLongN)))
 	seed0 := envUint(t, "LOWENT_RANDPROG_SEED0", 1)
 	type job struct {
 		seed uint64

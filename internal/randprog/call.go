@@ -281,7 +281,14 @@ func (g *gen) callStmt() bool {
 		g.declare(v)
 		return true
 	}
-	// Several results: destructure, or assign to distinct locals.
+	// Several results: destructure, assign to distinct locals, or (with
+	// ElemTargets) to elements of arrays.
+	if g.cfg.ElemTargets && !f.hasMut() && g.chance(0.7) {
+		if targets := g.elemTargets(f.results); targets != nil {
+			g.line("%s = %s", strings.Join(targets, ", "), call.s)
+			return true
+		}
+	}
 	if g.chance(0.35) {
 		var targets []string
 		taken := map[*vr]bool{}
@@ -337,4 +344,77 @@ func prefixOf(t *ty) string {
 		return "a"
 	}
 	return "v"
+}
+
+// elemTargets chooses where the results of a multi-result call go: for
+// each word result an element of a writable array (flat or a nested row)
+// or a local, at least one of them an element, none whose index may trap
+// (so the call is the only thing that may), and no target writing what
+// another one reads or writes (so the order of the assignments does not
+// matter). It returns nil when there is none.
+func (g *gen) elemTargets(results []*ty) []string {
+	type target struct {
+		s     string
+		root  *vr
+		reads []*vr
+	}
+	var ts []target
+	elems := 0
+	clash := func(c target) bool {
+		for _, t := range ts {
+			if t.root == c.root {
+				return true
+			}
+			for _, r := range c.reads {
+				if r.rootOf() == t.root {
+					return true
+				}
+			}
+			for _, r := range t.reads {
+				if r.rootOf() == c.root {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, t := range results {
+		var found *target
+		if t.k == kWord {
+			for try := 0; try < 4 && found == nil; try++ {
+				e, bits, ok := g.writableElem(1)
+				if !ok || bits != t.bits || e.eff != 0 || len(e.deps) == 0 {
+					continue
+				}
+				c := target{s: e.s, root: e.deps[0].rootOf(), reads: e.deps[1:]}
+				if !clash(c) {
+					found = &c
+					elems++
+				}
+			}
+		}
+		if found == nil {
+			taken := map[*vr]bool{}
+			for _, t := range ts {
+				taken[t.root] = true
+				for _, r := range t.reads {
+					taken[r.rootOf()] = true
+				}
+			}
+			v := g.assignable(t, taken)
+			if v == nil {
+				return nil
+			}
+			found = &target{s: v.name, root: v.rootOf()}
+		}
+		ts = append(ts, *found)
+	}
+	if elems == 0 {
+		return nil
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.s
+	}
+	return out
 }

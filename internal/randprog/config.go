@@ -11,8 +11,9 @@
 // declare `effects none`); the others take run-time checks that fail on some
 // arguments, so that traps are compared too.
 //
-// The tests read LOWENT_RANDPROG_N (programs, default 1000, 100 with
-// -short), LOWENT_RANDPROG_SEED0 (first seed, default 1),
+// The tests read LOWENT_LONG (internal/testlong: 1000 programs instead of
+// 200), LOWENT_RANDPROG_N (programs; 100 with -short), LOWENT_RANDPROG_SEED0
+// (first seed, default 1),
 // LOWENT_RANDPROG_LARGE (every program large) and LOWENT_RANDPROG_VERIFY
 // (run the IR checker after every pass for every program). A failure prints
 // the seed, the source, the arguments, both outcomes and the command that
@@ -38,6 +39,28 @@ type Config struct {
 	NoArrayRets bool
 	MulW        bool // also generate mulw, the double-width product
 	Parallel    bool // also generate parallel assignments a, b = E1, E2
+
+	// The shapes below are off in the zero Config (so that Config{} keeps
+	// giving the programs it always gave) and on in the tests' configFor.
+
+	// Modules is the largest number of generated modules (rndlib0, ...)
+	// the root imports: each has its own constants and helpers, a later
+	// one imports the earlier ones, and the root calls them qualified.
+	Modules int
+	// HaveBranches adds `if have FEATURE { ... } else { ... }` statements,
+	// with the feature's builtins in the first branch.
+	HaveBranches bool
+	// ElemTargets lets a multi-result call assign to array elements
+	// (`a[i], b[j] = h(x)`), not only to locals.
+	ElemTargets bool
+}
+
+// withShapes is c with every optional shape turned on.
+func (c Config) withShapes() Config {
+	c.Modules = 2
+	c.HaveBranches = true
+	c.ElemTargets = true
+	return c
 }
 
 // DefaultConfig is the size used by the tests: small programs that run in

@@ -8,7 +8,7 @@ import (
 	"github.com/lowent/lowentc/lang"
 )
 
-// TestCorpusChecks generates LOWENT_RANDPROG_N programs (default 1000) and
+// TestCorpusChecks generates LOWENT_RANDPROG_N programs (see numPrograms) and
 // requires every one to pass the loader and checker: a generated program
 // the checker rejects is a bug in the generator or in the checker. The same
 // pass counts the constructs of the corpus, and the coverage subtest fails
@@ -17,7 +17,7 @@ func TestCorpusChecks(t *testing.T) {
 	c := &census{counts: map[string]int{}}
 	n := numPrograms(t)
 	check := func(seed uint64) string {
-		src, p, err := load(seed)
+		src, p, err := loadShared(seed)
 		if err != nil {
 			return fmt.Sprintf("the checker rejects the generated program:\n%v\n%s\nsource:\n%s", err, reproHint(seed), numbered(src))
 		}
@@ -82,7 +82,7 @@ func TestArgs(t *testing.T) {
 	lens := map[int]int{}
 	runs, refused := 0, 0
 	for seed := uint64(1); seed <= 80; seed++ {
-		_, p, err := load(seed)
+		_, p, err := loadShared(seed)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

@@ -3,6 +3,7 @@ package randprog
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -64,6 +65,9 @@ func requiredFeatures() []string {
 		"export requires", "export mut slice", "export mut array", "export nested array param",
 		"import", "qualified call", "qualified const", "requires on a word parameter",
 		"export calls export",
+		// The optional shapes (Config.Modules, HaveBranches, ElemTargets).
+		"import of a generated module", "generated module imports another", "call into a generated module",
+		"have branch", "have branch with else if", "several results to elements",
 	)
 	return keys
 }
@@ -107,6 +111,17 @@ func (c *census) log(t *testing.T) {
 func (c *census) program(p *lang.Program) {
 	if len(p.Root.Imports) > 0 {
 		c.add("import")
+	}
+	for _, f := range p.Files {
+		for _, imp := range f.Imports {
+			if strings.HasPrefix(imp.Name, "rndlib") {
+				if f == p.Root {
+					c.add("import of a generated module")
+				} else {
+					c.add("generated module imports another")
+				}
+			}
+		}
 	}
 	for _, d := range p.Root.Consts {
 		switch t := d.Type.(type) {
@@ -272,6 +287,14 @@ func (c *census) stmt(s lang.Stmt, x ctx, names map[string]bool, declare func(st
 			c.add("assign a, b = x, y")
 		} else if len(s.Targets) > 1 {
 			c.add("assign (a, b)")
+			if call, ok := s.Value.(*lang.CallExpr); ok && call.Func != nil {
+				for _, t := range s.Targets {
+					if _, ok := t.(*lang.IndexExpr); ok {
+						c.add("several results to elements")
+						break
+					}
+				}
+			}
 		} else {
 			c.add("assign " + s.Op)
 			if ix, ok := s.Targets[0].(*lang.IndexExpr); ok {
@@ -294,6 +317,12 @@ func (c *census) stmt(s lang.Stmt, x ctx, names map[string]bool, declare func(st
 		c.expr(s.X)
 	case *lang.IfStmt:
 		c.add("if")
+		if isHave(s.Cond) {
+			c.add("have branch")
+			if e, ok := s.Else.(*lang.IfStmt); ok && isHave(e.Cond) {
+				c.add("have branch with else if")
+			}
+		}
 		c.expr(s.Cond)
 		c.block(s.Then, in, names)
 		switch e := s.Else.(type) {
@@ -366,6 +395,15 @@ func (c *census) stmt(s lang.Stmt, x ctx, names map[string]bool, declare func(st
 		}
 		c.block(s.Body, in, names)
 	}
+}
+
+// isHave reports whether a condition is `have F` or `!have F`.
+func isHave(e lang.Expr) bool {
+	if u, ok := e.(*lang.UnaryExpr); ok && u.Op == "!" {
+		e = u.X
+	}
+	_, ok := e.(*lang.HaveExpr)
+	return ok
 }
 
 // typeName is a word type's name, "bool", or "" for anything else.
@@ -487,6 +525,9 @@ func (c *census) call(e *lang.CallExpr) {
 	}
 	if e.Module != "" {
 		c.add("qualified call")
+		if strings.HasPrefix(e.Module, "rndlib") {
+			c.add("call into a generated module")
+		}
 	}
 	if e.Func.Export {
 		c.add("export calls export")

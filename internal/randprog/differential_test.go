@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
@@ -16,12 +17,6 @@ import (
 // without legalization. The last two are compiled with every limb
 // expansion a small target asks for (ir.Options.Expand).
 var irWidths = []int{0, 64, 32, 16, 8, 32, 8}
-
-// allFeatures is every hardware feature `have` can ask for.
-var allFeatures = lang.FeatureSet(lang.FeatPCLMUL | lang.FeatAES | lang.FeatSHA)
-
-// expandAll is every expansion of pass expand.
-const expandAll = ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW
 
 // irOptions are the pipeline options of width index i.
 func irOptions(i, unroll int, verify bool) ir.Options {
@@ -32,18 +27,25 @@ func irOptions(i, unroll int, verify bool) ir.Options {
 	return o
 }
 
+// allFeatures is every hardware feature `have` can ask for.
+var allFeatures = lang.FeatureSet(lang.FeatPCLMUL | lang.FeatAES | lang.FeatSHA)
+
+// expandAll is every expansion of pass expand.
+const expandAll = ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW
+
+// unrollFor chooses a program's unrolling budget: none, small (some loops),
+// or the default that unrolls every loop of the standard library (cmd
+// difftest gives the IR the same budgets).
+func unrollFor(seed uint64) int {
+	return []int{0, 64, ir.DefaultUnroll}[seed%3]
+}
+
 // argSets is how many random argument sets each export runs on.
 const argSets = 3
 
 // verifyAll runs the IR checker after every pass for every program
 // (LOWENT_RANDPROG_VERIFY=1); by default one program in sixteen.
 var verifyAll = os.Getenv("LOWENT_RANDPROG_VERIFY") != ""
-
-// unrollFor chooses a program's unrolling budget: none, small (some loops),
-// or the default that unrolls every loop of the standard library.
-func unrollFor(seed uint64) int {
-	return []int{0, 64, ir.DefaultUnroll}[seed%3]
-}
 
 // regressions are seeds that once made the engines disagree (or the
 // checker reject a generated program). Each runs with more argument sets.
@@ -52,14 +54,28 @@ var regressions = []struct {
 	seed uint64
 }{}
 
-// TestDifferential runs LOWENT_RANDPROG_N random programs (default 1000)
-// from LOWENT_RANDPROG_SEED0 (default 1) on the VM and on the IR at every
+// TestDifferential runs LOWENT_RANDPROG_N random programs (default
+// defaultPrograms, longPrograms with LOWENT_LONG=1) from LOWENT_RANDPROG_SEED0 (default 1) on the VM and on the IR at every
 // limb width and requires the same results, mut outputs and traps.
+//
+// The long campaign (LOWENT_LONG=1) also runs largePrograms programs that
+// are all large, as LOWENT_RANDPROG_LARGE=1 makes them.
 func TestDifferential(t *testing.T) {
 	forEachSeed(t, firstSeed(t), numPrograms(t), func(seed uint64) string {
 		return checkSeedTimed(seed, argSets)
 	})
+	if testlong.On() && os.Getenv("LOWENT_RANDPROG_LARGE") == "" {
+		t.Run("large", func(t *testing.T) {
+			t.Setenv("LOWENT_RANDPROG_LARGE", "1")
+			forEachSeed(t, firstSeed(t), largePrograms, func(seed uint64) string {
+				return checkSeedTimed(seed, argSets)
+			})
+		})
+	}
 }
+
+// largePrograms is how many all-large programs the long campaign adds.
+const largePrograms = 100
 
 // TestDifferentialRegressions replays the seeds that once failed, and the
 // hand-minimised programs of testdata/regress (failures found with earlier
@@ -118,7 +134,7 @@ func checkSeedTimed(seed uint64, nargs int) string {
 // every export on nargs argument sets on the VM and the IR at every width.
 // It returns a report of the first disagreement, or "".
 func checkSeed(seed uint64, nargs int) string {
-	src, p, err := load(seed)
+	src, p, err := loadShared(seed)
 	if err != nil {
 		return fmt.Sprintf("the checker rejects the generated program:\n%v\n%s\nsource:\n%s", err, reproHint(seed), numbered(src))
 	}
@@ -139,8 +155,12 @@ type repro struct {
 func (r repro) String() string {
 	s := "  reproduce: " + r.test + "\n"
 	if r.file == "" {
-		r.file = filepath.Join(os.TempDir(), fmt.Sprintf("randprog-%d.lw", r.seed))
-		if err := os.WriteFile(r.file, []byte(Generate(r.seed, configFor(r.seed))), 0o644); err != nil {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("randprog-%d", r.seed))
+		var err error
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			r.file, err = WriteFiles(r.seed, dir)
+		}
+		if err != nil {
 			return s + fmt.Sprintf("  (could not save the source: %v)\n", err)
 		}
 	}
@@ -207,7 +227,11 @@ func mismatch(re repro, src string, fn *lang.FuncDecl, args []lang.Value, w, unr
 
 // seedCommand is the shortest command that replays one seed.
 func seedCommand(seed uint64) string {
-	return fmt.Sprintf("LOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 go test ./internal/randprog -run 'TestDifferential$' -v", seed)
+	large := ""
+	if os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
+		large = "LOWENT_RANDPROG_LARGE=1 "
+	}
+	return fmt.Sprintf(large+"LOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 go test ./internal/randprog -run 'TestDifferential$' -v", seed)
 }
 
 // reproHint is the reproduction line of a seed.

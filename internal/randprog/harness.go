@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,14 +22,16 @@ import (
 // srcName is the file name generated programs are loaded under.
 const srcName = "rnd.lw"
 
-// configFor is the generator configuration of a seed: the defaults, and
-// for one seed in sixteen (or every seed when LOWENT_RANDPROG_LARGE is set)
-// a larger size with deeper nesting and longer loops.
+// configFor is the generator configuration of a seed: the defaults with
+// every optional shape, and for one seed in sixteen (or every seed when
+// LOWENT_RANDPROG_LARGE is set) a larger size with deeper nesting and
+// longer loops.
 func configFor(seed uint64) Config {
 	var c Config
 	if seed%16 == 7 || os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
 		c = Config{MaxHelpers: 6, MaxStmts: 60, MaxDepth: 4, MaxExpr: 4, MaxIter: 400, MaxWork: 5000}
 	}
+	c = c.withShapes()
 	// One seed in four uses mulw and parallel assignment; the others draw
 	// what they drew before those existed.
 	c.MulW = seed%4 == 3
@@ -43,13 +46,47 @@ func load(seed uint64) (string, *lang.Program, error) {
 	return src, p, err
 }
 
-// loadSource parses and checks a program held in a string.
+// loadSource parses and checks a program held in a string: one module, or
+// a bundle of several (Generate), which is written to a temporary
+// directory for the loader to find the imported modules beside the root.
 func loadSource(src string) (*lang.Program, error) {
-	p, ds := driver.LoadSource(srcName, []byte(src))
+	files := SplitFiles(srcName, src)
+	if len(files) == 1 {
+		p, ds := driver.LoadSource(srcName, []byte(src))
+		if len(ds) > 0 {
+			return nil, fmt.Errorf("%s", ds.Render(lang.Sources{srcName: []byte(src)}))
+		}
+		return p, nil
+	}
+	dir, err := os.MkdirTemp("", "randprog-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	srcs := lang.Sources{}
+	for _, f := range files {
+		path := filepath.Join(dir, f.Name)
+		if err := os.WriteFile(path, []byte(f.Src), 0o644); err != nil {
+			return nil, err
+		}
+		srcs[path] = []byte(f.Src)
+	}
+	p, ds := driver.Load(filepath.Join(dir, srcName))
 	if len(ds) > 0 {
-		return nil, fmt.Errorf("%s", ds.Render(lang.Sources{srcName: []byte(src)}))
+		return nil, fmt.Errorf("%s", ds.Render(srcs))
 	}
 	return p, nil
+}
+
+// WriteFiles saves the program of seed (as the tests generate it) in dir:
+// the root rnd.lw and the modules it imports. It returns the root's path.
+func WriteFiles(seed uint64, dir string) (string, error) {
+	for _, f := range GenerateFiles(seed, configFor(seed)) {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), []byte(f.Src), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(dir, srcName), nil
 }
 
 // outcome is what one run of an export did.

@@ -2,18 +2,29 @@ package randprog
 
 import (
 	"fmt"
-	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/lowent/lowentc/internal/testlong"
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
+)
+
+// Program counts of the corpus tests: by default a slice that runs in
+// well under a minute on two cores; with LOWENT_LONG=1 (internal/testlong)
+// the long campaign.
+const (
+	defaultPrograms = 200
+	longPrograms    = 1000
 )
 
 // numPrograms is how many programs the corpus tests generate:
-// LOWENT_RANDPROG_N, else 1000 (100 with -short).
+// LOWENT_RANDPROG_N, else defaultPrograms (100 with -short), or
+// longPrograms with LOWENT_LONG=1.
 func numPrograms(t testing.TB) int {
 	if s := os.Getenv("LOWENT_RANDPROG_N"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -22,10 +33,35 @@ func numPrograms(t testing.TB) int {
 		}
 		return n
 	}
-	if testing.Short() {
+	if testing.Short() && !testlong.On() {
 		return 100
 	}
-	return 1000
+	return testlong.Count(defaultPrograms, longPrograms)
+}
+
+// loadedProgram is one seed's generated and checked program.
+type loadedProgram struct {
+	once sync.Once
+	src  string
+	p    *lang.Program
+	err  error
+}
+
+// loadedPrograms holds the programs the package's tests load, so that
+// TestCorpusChecks and TestDifferential parse and check each seed once.
+var loadedPrograms sync.Map // uint64 -> *loadedProgram
+
+// loadShared is load, done once per seed for the whole test binary (in
+// the long campaign every program is loaded afresh, not to hold thousands
+// of them).
+func loadShared(seed uint64) (string, *lang.Program, error) {
+	if testlong.On() {
+		return load(seed)
+	}
+	v, _ := loadedPrograms.LoadOrStore(seed, &loadedProgram{})
+	lp := v.(*loadedProgram)
+	lp.once.Do(func() { lp.src, lp.p, lp.err = load(seed) })
+	return lp.src, lp.p, lp.err
 }
 
 // firstSeed is the seed of the first program: LOWENT_RANDPROG_SEED0, else 1.

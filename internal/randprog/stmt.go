@@ -23,6 +23,9 @@ func (g *gen) stmt() {
 func (g *gen) tryStmt() bool {
 	f := g.fn
 	deep := f.depth < g.cfg.MaxDepth && f.cost < g.cfg.MaxWork
+	if g.cfg.HaveBranches && g.chance(0.03) {
+		return deep && g.haveStmt()
+	}
 	switch n := g.r.IntN(100); {
 	case n < 11:
 		g.declWord(g.randWidth(), true)
@@ -452,4 +455,49 @@ func (g *gen) multiAssign() bool {
 		return g.aesStmt()
 	}
 	return g.callStmt()
+}
+
+// haveStmt emits `if have FEATURE { ... } else { ... }` (sometimes the
+// negation, or an else-if on a second feature): the first branch starts
+// with the feature's builtins, the way code shaped for the instructions
+// is written; the VM and every target answer `have` the same way in a
+// test, so both branches are compared.
+func (g *gen) haveStmt() bool {
+	feats := []string{"aes", "pclmul", "sha"}
+	feat := pick(g, feats)
+	builtin := func() {
+		switch feat {
+		case "aes":
+			g.aesStmt()
+		case "sha":
+			g.shaStmt()
+		default:
+			g.declWord(64, true)
+			if e, ok := g.clmulE(64, g.cfg.MaxExpr-1); ok {
+				v := &vr{name: g.fresh("v"), t: tU64, kind: vLocal}
+				g.use(e)
+				g.line("let %s = %s", v.name, e.s)
+				g.declare(v)
+			}
+		}
+	}
+	if g.chance(0.2) {
+		g.line("if !have %s {", feat)
+		g.block(g.blockLen(), nil)
+		g.line("} else {")
+		g.block(g.blockLen(), builtin)
+		g.line("}")
+		return true
+	}
+	g.line("if have %s {", feat)
+	g.block(g.blockLen(), builtin)
+	if g.chance(0.3) {
+		feat = pick(g, feats)
+		g.line("} else if have %s {", feat)
+		g.block(g.blockLen(), builtin)
+	}
+	g.line("} else {")
+	g.block(g.blockLen(), nil)
+	g.line("}")
+	return true
 }

@@ -46,9 +46,30 @@ type FeatureTarget interface {
 //
 // When the backend's trap carries a source position it must be the VM's.
 func CheckTarget(seed uint64, sets int, prepare func(*lang.Program) (Target, error)) (mismatch string, refused error) {
-	src, p, err := load(seed)
-	if err != nil {
-		return fmt.Sprintf("seed %d: the generated program does not check: %v", seed, err), nil
+	return Load(seed).Check(sets, prepare)
+}
+
+// Loaded is the program of a seed, generated, loaded and checked once for
+// several Check calls (several targets, one after the other).
+type Loaded struct {
+	seed uint64
+	src  string
+	p    *lang.Program
+	err  error
+}
+
+// Load generates and checks the program of seed.
+func Load(seed uint64) *Loaded {
+	l := &Loaded{seed: seed}
+	l.src, l.p, l.err = load(seed)
+	return l
+}
+
+// Check is CheckTarget on the loaded program.
+func (l *Loaded) Check(sets int, prepare func(*lang.Program) (Target, error)) (mismatch string, refused error) {
+	seed, src, p := l.seed, l.src, l.p
+	if l.err != nil {
+		return fmt.Sprintf("seed %d: the generated program does not check: %v", seed, l.err), nil
 	}
 	return checkTargetProgram(seed, src, p, sets, prepare)
 }

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Checks that the tools the tests need are on PATH, and installs the
+# missing ones (Debian/Ubuntu packages) when run as root; otherwise prints
+# the command that installs them and fails. Run before `go test ./...`:
+#
+#   ./setup.sh && go test ./...
+#
+# The tools: go (the module's Go version), LLVM 14's opt, llc and
+# llvm-objdump, gcc and ar (amd64); javac and java 17 (the Java Card
+# backend's JVM runners); 64tass and cc65's sim65 (6502).
+set -euo pipefail
+
+# tool:package pairs; a package is installed when any of its tools is missing.
+tools=(
+	"opt:llvm-14"
+	"llc:llvm-14"
+	"llvm-objdump:llvm-14"
+	"gcc:gcc"
+	"ar:binutils"
+	"javac:openjdk-17-jdk-headless"
+	"java:openjdk-17-jdk-headless"
+	"64tass:64tass"
+	"sim65:cc65"
+)
+
+# missing_packages prints the packages of the missing tools, one per line.
+missing_packages() {
+	local pair tool pkg
+	for pair in "${tools[@]}"; do
+		tool=${pair%%:*}
+		pkg=${pair#*:}
+		if ! command -v "$tool" >/dev/null 2>&1; then
+			echo "$pkg"
+		fi
+	done | sort -u
+}
+
+# llvm_version checks that opt and llc are LLVM 14 (typed pointers: the
+# amd64 backend's IR does not load in LLVM 17 or later).
+llvm_version() {
+	local v
+	v=$(llc --version 2>/dev/null | sed -n 's/.*LLVM version \([0-9]*\).*/\1/p' | head -1)
+	if [ "$v" != "14" ]; then
+		echo "setup: llc is LLVM ${v:-?}, the amd64 backend needs LLVM 14 (package llvm-14; put /usr/lib/llvm-14/bin first on PATH)" >&2
+		return 1
+	fi
+}
+
+# java_version checks for Java 17 or later.
+java_version() {
+	local v
+	v=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+	if [ -z "$v" ] || [ "$v" -lt 17 ]; then
+		echo "setup: java is version ${v:-?}, the tests need 17 or later (package openjdk-17-jdk-headless)" >&2
+		return 1
+	fi
+}
+
+if ! command -v go >/dev/null 2>&1; then
+	echo "setup: go is not on PATH; install Go $(sed -n 's/^go //p' "$(dirname "$0")/go.mod") or later from the Go project's downloads" >&2
+	exit 1
+fi
+
+mapfile -t pkgs < <(missing_packages)
+if [ "${#pkgs[@]}" -gt 0 ]; then
+	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "setup: installing ${pkgs[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends "${pkgs[@]}"
+		# Debian's llvm-14 puts unversioned names in /usr/lib/llvm-14/bin.
+		if ! command -v llc >/dev/null 2>&1 && [ -x /usr/lib/llvm-14/bin/llc ]; then
+			for t in opt llc llvm-objdump; do
+				ln -sf "/usr/lib/llvm-14/bin/$t" "/usr/local/bin/$t"
+			done
+		fi
+	else
+		echo "setup: missing tools; install them with:" >&2
+		echo "  sudo apt-get update && sudo apt-get install -y ${pkgs[*]}" >&2
+		case " ${pkgs[*]} " in *" llvm-14 "*)
+			echo "(then put /usr/lib/llvm-14/bin on PATH if llc and opt are still not found)" >&2 ;;
+		esac
+		exit 1
+	fi
+	mapfile -t still < <(missing_packages)
+	if [ "${#still[@]}" -gt 0 ]; then
+		echo "setup: still missing after installing: ${still[*]}" >&2
+		exit 1
+	fi
+fi
+llvm_version
+java_version
+echo "setup: all tools present ($(go version | cut -d' ' -f3), LLVM 14, $(java -version 2>&1 | head -1), 64tass, sim65)"
