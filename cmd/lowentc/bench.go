@@ -83,20 +83,33 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// benchBlocks times 1..32 blocks of --block bytes and fits a line.
+// benchBlocks times 1..32 blocks of --block bytes and fits a line. The
+// largest count is measured first, so that an argument the target cannot
+// hold (a Java Card array, the 6502's memory) is refused before any line is
+// printed, not after minutes of timing the smaller ones.
 func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
-	var xs, ys, los, his []float64
-	unit := ""
-	for _, k := range blockCounts {
+	costs := make([]backend.Cost, len(blockCounts))
+	stats := make([]string, len(blockCounts))
+	last := len(blockCounts) - 1
+	for _, i := range append([]int{last}, seqTo(last)...) {
+		k := blockCounts[i]
 		cost, err := b.measure(k * o.block)
 		if err != nil {
+			if i == last && !stopped(err) {
+				return failf(stderr, "bench --block %d times up to %d blocks (%d bytes): %v", o.block, k, k*o.block, err)
+			}
 			return callFailed(stderr, err)
 		}
-		unit = cost.Unit
+		costs[i], stats[i] = cost, b.stats.String()
+	}
+	var xs, ys, los, his []float64
+	unit := costs[0].Unit
+	for i, k := range blockCounts {
+		cost := costs[i]
 		fmt.Fprintf(stdout, "blocks=%d bytes=%d cost=%.6g %s\n", k, k*o.block, cost.Value, cost.Unit)
 		xs, ys = append(xs, float64(k)), append(ys, cost.Value)
 		if o.stats {
-			fmt.Fprint(stderr, b.stats.String())
+			fmt.Fprint(stderr, stats[i])
 		}
 		los, his = append(los, cost.Lo), append(his, cost.Hi)
 	}
@@ -109,6 +122,15 @@ func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s%s\n", slope, unit, intercept, unit, band)
 	return exitOK
+}
+
+// seqTo is 0, 1, ..., n-1.
+func seqTo(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
 
 // dataParam picks the variable-length input that receives the bytes: the one
