@@ -95,7 +95,7 @@ func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
 		k := blockCounts[i]
 		cost, err := b.measure(k * o.block)
 		if err != nil {
-			if i == last && !stopped(err) {
+			if i == last && !stopped(err) && sourceDiags(err) == nil {
 				return failf(stderr, "bench --block %d times up to %d blocks (%d bytes): %v", o.block, k, k*o.block, err)
 			}
 			return callFailed(stderr, err)

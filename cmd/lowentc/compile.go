@@ -50,11 +50,11 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		}
 		opts, err := irOptions(o)
 		if err != nil {
-			return failf(stderr, "%v", err)
+			return failErr(stderr, err)
 		}
 		m, err := ir.Compile(p, opts)
 		if err != nil {
-			return failf(stderr, "%v", err)
+			return failErr(stderr, err)
 		}
 		out.WriteString(m.String())
 	default:
@@ -71,7 +71,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		}
 		data, err := t.Compile(p, bo)
 		if err != nil {
-			return failf(stderr, "%v", err)
+			return failErr(stderr, err)
 		}
 		out.Write(data)
 	}
@@ -183,7 +183,7 @@ func writeOutput(path string, data []byte, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err := writeFile(path, data); err != nil {
-		return failf(stderr, "%v", err)
+		return failErr(stderr, err)
 	}
 	return exitOK
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,5 +24,44 @@ func TestBenchBlockRefusedUpFront(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(errs, "\n"), "%s: %q", c.target, errs)
 		assert.Contains(t, errs, "lowentc: bench --block "+c.block+" times up to 32 blocks", c.target)
 		assert.Contains(t, errs, c.want, c.target)
+	}
+}
+
+// TestTargetLimitErrorsArePositioned: a target's limit found at a
+// declaration is reported like any compile error, FILE:LINE:COL first
+// (docs/language.md, docs/jcvm.md), with the source line and a caret, not
+// behind the program's name.
+func TestTargetLimitErrorsArePositioned(t *testing.T) {
+	dir := t.TempDir()
+	ram := writeSrc(t, dir, "ram.lw", "module ram\nexport fn f(i: u32) -> u8 effects trap {\n    var a: [4097]u8\n    return a[i]\n}\n")
+	deep := writeSrc(t, dir, "deep.lw", `module deep
+fn g(x: u64) -> u64 {
+    var b: [256][65536]u64
+    b[1] = b[2]
+    return b[1][2] + x
+}
+export fn f(x: u64) -> u64 effects none {
+    var a: [256][65536]u64
+    var c: [1]u64
+    a[1][2] = g(x) + c[0]
+    return a[1][2]
+}
+`)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target", "jcvm", ram}, ram + ":3:5: jcvm: local array a takes 4,097 bytes of transient RAM"},
+		{[]string{"--target", "jcvm", "--no-int", "-o", filepath.Join(dir, "out.java"), ram}, ram + ":3:5: jcvm: local array a takes 4,097 bytes"},
+		{[]string{"run", "--target", "jcvm", ram, "f", "i=1"}, ram + ":3:5: jcvm: local array a takes 4,097 bytes"},
+		{[]string{"run", deep, "f", "x=1"}, deep + ":3:5: vm: a call of f needs 33,554,433 words of local arrays"},
+		{[]string{"bench", "--target", "mos6502", deep, "f", "--size", "1"}, deep + ":3:5: mos6502: a call of f needs"},
+	} {
+		status, out, errs := lowentc(c.args...)
+		assert.Equal(t, exitFail, status, "%v", c.args)
+		assert.Empty(t, out, "%v", c.args)
+		assert.True(t, strings.HasPrefix(errs, c.want), "%v:\n%s", c.args, errs)
+		assert.Contains(t, errs, "\n        var ", "%v: the source line", c.args)
+		assert.NoFileExists(t, filepath.Join(dir, "out.java"))
 	}
 }
