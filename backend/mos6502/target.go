@@ -18,7 +18,7 @@ func init() {
 	backend.Register(&backend.Target{
 		Name:    "mos6502",
 		Width:   8,
-		Emits:   []string{"asm", "prg"},
+		Emits:   []string{"asm", "prg", "ir"},
 		Compile: compileArtifact,
 		Prepare: func(p *lang.Program, opts backend.Options) (backend.Runner, error) {
 			prog, err := build(p, opts, layout{org: runOrg, linear: true})
@@ -87,10 +87,13 @@ func configs(size bool) []config {
 
 func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 	switch opts.Emit {
-	case "asm":
+	case "asm", "ir":
 		prog, err := build(p, opts, layout{org: runOrg, linear: true})
 		if err != nil {
 			return nil, err
+		}
+		if opts.Emit == "ir" { // the IR of the configuration that fits
+			return []byte(prog.mod.String()), nil
 		}
 		return []byte(prog.src), nil
 	case "prg":
@@ -100,7 +103,7 @@ func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 		}
 		return append([]byte{byte(prog.img.org), byte(prog.img.org >> 8)}, prog.img.data...), nil
 	}
-	return nil, fmt.Errorf("mos6502: cannot emit %q (asm, prg)", opts.Emit)
+	return nil, fmt.Errorf("mos6502: cannot emit %q (asm, prg, ir)", opts.Emit)
 }
 
 // build compiles p with the most preferred configuration whose program

@@ -65,3 +65,26 @@ export fn f(x: u64) -> u64 effects none {
 		assert.NoFileExists(t, filepath.Join(dir, "out.java"))
 	}
 }
+
+// TestEmitIREveryTarget: `--emit ir` is available for every target, as
+// --help and docs/cli.md say: the IR after the pipeline, legalized to the
+// width the target's code is generated from.
+func TestEmitIREveryTarget(t *testing.T) {
+	src := writeSrc(t, t.TempDir(), "mix.lw", "module mix\nexport fn f(x: u32, v: mut [4]u32) effects none {\n    v[1] = x <<< 7\n}\n")
+	for _, c := range []struct {
+		args []string
+		w    string
+	}{
+		{[]string{"--target", "ir"}, "64"},
+		{[]string{"--target", "ir", "--width", "16"}, "16"},
+		{[]string{"--target", "amd64"}, "64"},
+		{[]string{"--target", "jcvm"}, "32"},
+		{[]string{"--target", "jcvm", "--no-int"}, "16"},
+		{[]string{"--target", "mos6502"}, "8"},
+	} {
+		status, out, errs := lowentc(append(c.args, "--emit", "ir", src)...)
+		assert.Equal(t, exitOK, status, "%v: %s", c.args, errs)
+		assert.True(t, strings.HasPrefix(out, "module mix w="+c.w+"\n"), "%v: %.80q", c.args, out)
+		assert.Contains(t, out, "func f(", c.args)
+	}
+}
