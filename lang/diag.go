@@ -84,7 +84,6 @@ func writeCaret(b *strings.Builder, src Sources, p Pos) {
 		return
 	}
 	line := strings.TrimRight(lines[p.Line-1], "\r")
-	b.WriteString("    " + strings.ReplaceAll(line, "\t", " ") + "\n")
 	col := p.Col
 	if col < 1 {
 		col = 1
@@ -92,7 +91,35 @@ func writeCaret(b *strings.Builder, src Sources, p Pos) {
 	if col > len(line)+1 {
 		col = len(line) + 1
 	}
+	// A long line is shown as a window around the column, so that one
+	// diagnostic stays a few lines of text.
+	if len(line) > excerptWidth {
+		start := max(0, min(col-1-excerptWidth/2, len(line)-excerptWidth))
+		end := start + excerptWidth
+		head, tail := "", ""
+		if start > 0 {
+			head = "..."
+		}
+		if end < len(line) {
+			tail = "..."
+		}
+		line = head + line[start:end] + tail
+		col = col - start + len(head)
+	}
+	b.WriteString("    " + strings.ReplaceAll(line, "\t", " ") + "\n")
 	b.WriteString("    " + strings.Repeat(" ", col-1) + "^\n")
+}
+
+// excerptWidth is the most characters of a source line a diagnostic shows.
+const excerptWidth = 160
+
+// Abbrev shortens a piece of source quoted in a message to at most n
+// characters (and the count of the rest).
+func Abbrev(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	return fmt.Sprintf("%s... (%d characters)", text[:n], len(text))
 }
 
 // Errorf makes a diagnostic.

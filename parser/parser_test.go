@@ -182,17 +182,18 @@ export fn e(out: mut []u8, k: [16]u8)
 
 func TestErrors(t *testing.T) {
 	cases := map[string]string{
-		"module m\nfn f() { x = 1 +* 2 }":                 `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,
-		"module m\nconst X: u8 = 0x1_0000_0000_0000_0000": "t.lw:2:15: integer literal 0x1_0000_0000_0000_0000 does not fit in 64 bits",
-		"module m\nfn if() {}":                            "t.lw:2:4: if is a keyword, not a name",
-		"module m\nfn f() { let x: u8 }":                  "t.lw:2:10: let x needs a value",
-		"module m\nfn f() { var x }":                      "t.lw:2:10: var x needs a type or a value",
-		"module m\nfn f() { for a, b in 0..3 {} }":        "t.lw:2:10: a range loop binds one name, not 2",
-		"module m\nfn f() { for a in g(x) {} }":           "t.lw:2:19: a for loop runs over a range",
-		"module m\nfn f() { for a in chunks(x) {} }":      "t.lw:2:19: chunks needs at least one slice and a chunk size",
-		"module m\nfn f() { a, b += g() }":                "t.lw:2:10: += takes one target",
-		"module m\nfn f() { é }":                          "t.lw:2:10: unexpected byte 0xc3",
-		"module m\nfn f() {" + strings.Repeat("(", 300):   "brackets nested more than 256 deep",
+		"module m\nfn f() { x = 1 +* 2 }":                       `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,
+		"module m\nconst X: u8 = 0x1_0000_0000_0000_0000":       "t.lw:2:15: integer literal 0x1_0000_0000_0000_0000 does not fit in 64 bits",
+		"module m\nfn if() {}":                                  "t.lw:2:4: if is a keyword, not a name",
+		"module m\nconst X: u64 = " + strings.Repeat("9", 5000): "t.lw:2:16: integer literal 9999999999999999999999999999999999999999... (5000 characters) does not fit in 64 bits",
+		"module m\nfn f() { let x: u8 }":                        "t.lw:2:10: let x needs a value",
+		"module m\nfn f() { var x }":                            "t.lw:2:10: var x needs a type or a value",
+		"module m\nfn f() { for a, b in 0..3 {} }":              "t.lw:2:10: a range loop binds one name, not 2",
+		"module m\nfn f() { for a in g(x) {} }":                 "t.lw:2:19: a for loop runs over a range",
+		"module m\nfn f() { for a in chunks(x) {} }":            "t.lw:2:19: chunks needs at least one slice and a chunk size",
+		"module m\nfn f() { a, b += g() }":                      "t.lw:2:10: += takes one target",
+		"module m\nfn f() { é }":                                "t.lw:2:10: unexpected byte 0xc3",
+		"module m\nfn f() {" + strings.Repeat("(", 300):         "brackets nested more than 256 deep",
 		"": "t.lw:1:1: syntax error",
 	}
 	for src, want := range cases {
