@@ -64,9 +64,10 @@ type Sources map[string][]byte
 // line and a caret under the column, then its notes.
 func (ds Diags) Render(src Sources) string {
 	var b strings.Builder
+	lines := map[string][]string{} // each file split once, however many diagnostics
 	for _, d := range ds {
 		b.WriteString(d.Pos.String() + ": " + d.Msg + "\n")
-		writeCaret(&b, src, d.Pos)
+		writeCaret(&b, src, lines, d.Pos)
 		for _, n := range d.Notes {
 			b.WriteString(n.Pos.String() + ": note: " + n.Msg + "\n")
 		}
@@ -74,12 +75,16 @@ func (ds Diags) Render(src Sources) string {
 	return b.String()
 }
 
-func writeCaret(b *strings.Builder, src Sources, p Pos) {
+func writeCaret(b *strings.Builder, src Sources, split map[string][]string, p Pos) {
 	text, ok := src[p.File]
 	if !ok || p.Line < 1 {
 		return
 	}
-	lines := strings.Split(string(text), "\n")
+	lines, ok := split[p.File]
+	if !ok {
+		lines = strings.Split(string(text), "\n")
+		split[p.File] = lines
+	}
 	if p.Line > len(lines) {
 		return
 	}

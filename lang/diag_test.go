@@ -3,6 +3,7 @@ package lang
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRenderLongLine: a diagnostic on a very long line shows a window of
@@ -38,5 +39,26 @@ func TestAbbrev(t *testing.T) {
 	}
 	if got := Abbrev(strings.Repeat("9", 1000), 4); got != "9999... (1000 characters)" {
 		t.Error(got)
+	}
+}
+
+// TestRenderManyDiagnostics: rendering is linear in the source, however
+// many diagnostics point into it (each file is split into lines once; it
+// was split again for every diagnostic, 16,000 errors of one file took 20 s).
+func TestRenderManyDiagnostics(t *testing.T) {
+	const n = 20000
+	var src strings.Builder
+	var ds Diags
+	for i := 1; i <= n; i++ {
+		src.WriteString("const C: u8 = 300 // a line of some length, as real ones are\n")
+		ds = append(ds, &Diag{Pos: Pos{File: "t.lw", Line: i, Col: 15}, Msg: "constant 300 overflows u8"})
+	}
+	start := time.Now()
+	out := ds.Render(Sources{"t.lw": []byte(src.String())})
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("rendering %d diagnostics took %v", n, d)
+	}
+	if got := strings.Count(out, "\n"); got != 3*n {
+		t.Errorf("%d lines, want %d", got, 3*n)
 	}
 }
