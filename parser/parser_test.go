@@ -185,6 +185,7 @@ func TestErrors(t *testing.T) {
 		"module m\nfn f() { x = 1 +* 2 }":                       `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,
 		"module m\nconst X: u8 = 0x1_0000_0000_0000_0000":       "t.lw:2:15: integer literal 0x1_0000_0000_0000_0000 does not fit in 64 bits",
 		"module m\nfn if() {}":                                  "t.lw:2:4: if is a keyword, not a name",
+		"\xef\xbb\xbfmodule m\n":                                "t.lw:1:1: the file starts with a UTF-8 byte order mark (EF BB BF)",
 		"module m\nconst X: u64 = " + strings.Repeat("9", 5000): "t.lw:2:16: integer literal 9999999999999999999999999999999999999999... (5000 characters) does not fit in 64 bits",
 		"module m\nfn f() { let x: u8 }":                        "t.lw:2:10: let x needs a value",
 		"module m\nfn f() { var x }":                            "t.lw:2:10: var x needs a type or a value",
