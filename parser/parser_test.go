@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -216,6 +217,25 @@ func FuzzParse(f *testing.F) {
 			if d.Pos.File != "f.lw" || d.Pos.Line < 1 || d.Pos.Col < 1 {
 				t.Fatalf("diagnostic without a position: %v", d)
 			}
+			if w := internalWord(d.Msg, src); w != "" {
+				t.Fatalf("diagnostic in the parser's own words (%s): %v", w, d)
+			}
 		}
 	})
+}
+
+// grammarWord matches the names of the grammar's rules (gBlock, GExpr, ...)
+// and the parser library's lexer messages.
+var grammarWord = regexp.MustCompile(`\b[gG](File|Item|Import|Const|Type|ArrayType|Func|Effects|Param|Block|Stmt|Let|If|For|Return|Absorb|Simple|Expr|OrOp|And|AndOp|Cmp|CmpOp|BitOr|OrBit|Xor|XorOp|BitAnd|AndBit|Shift|ShiftOp|Add|AddOp|Mul|MulOp|Cast|AsOp|Unary|Postfix|Index|Primary|Array|Name|Args)\b|lexer:|participle|struct \{`)
+
+// internalWord returns a word of msg that belongs to the parser's
+// implementation rather than to the language, unless src itself has it
+// (a name the user chose may be quoted back).
+func internalWord(msg string, src []byte) string {
+	for _, w := range grammarWord.FindAllString(msg, -1) {
+		if !strings.Contains(string(src), w) {
+			return w
+		}
+	}
+	return ""
 }
