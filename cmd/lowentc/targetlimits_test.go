@@ -88,3 +88,12 @@ func TestEmitIREveryTarget(t *testing.T) {
 		assert.Contains(t, out, "func f(", c.args)
 	}
 }
+
+// TestMos6502ArgumentsTooLarge: an argument past the 6502's memory is
+// refused by name, with the room there is.
+func TestMos6502ArgumentsTooLarge(t *testing.T) {
+	status, out, errs := lowentc("run", "--target", "mos6502", filepath.Join(stdlibDir, "sha256.lw"), "sha256", "msg=zero:40000")
+	assert.Equal(t, exitFail, status)
+	assert.Empty(t, out)
+	assert.Regexp(t, `^lowentc: mos6502: arguments do not fit in memory: msg needs 40,000 bytes at \$[0-9A-F]{4}, and the arguments end at \$FEFF \([0-9,]+ bytes left after the program\)\n$`, errs)
+}
