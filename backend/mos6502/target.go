@@ -224,7 +224,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 	}
 	if est := estimateSize(src); est > limit {
 		// Too big: say so without running 64tass.
-		return nil, &fitError{fmt.Sprintf("mos6502: program is about %d bytes, more than the %d available", est, limit)}
+		return nil, &fitError{msg: fmt.Sprintf("mos6502: program is about %d bytes, more than the %d available", est, limit)}
 	}
 	src = fmt.Sprintf("; ir: unroll %d, inline %d\n", c.unroll, c.inline) + src
 	base := lay.org
@@ -248,7 +248,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 	}
 	img.org = base
 	if end := base + len(img.data); end-lay.org > limit {
-		return nil, &fitError{fmt.Sprintf("mos6502: program is %d bytes, more than the %d available", end-lay.org, limit)}
+		return nil, &fitError{msg: fmt.Sprintf("mos6502: program is %d bytes, more than the %d available", end-lay.org, limit)}
 	}
 	prog := &program{mod: m, img: img, abis: map[string]*funcABI{}, src: src, checks: checks, cfg: c}
 	for _, a := range abis {
@@ -262,9 +262,25 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 
 // fitError says a configuration's program does not fit (memory or zero
 // page): build then tries the next one.
-type fitError struct{ msg string }
+type fitError struct {
+	msg string
+	pos lang.Pos // where in the source, when one construct is to blame
+}
 
-func (e *fitError) Error() string { return e.msg }
+func (e *fitError) Error() string {
+	if e.pos.Line > 0 {
+		return e.pos.String() + ": " + e.msg
+	}
+	return e.msg
+}
+
+// Unwrap gives the error as a positioned diagnostic when it has a position.
+func (e *fitError) Unwrap() error {
+	if e.pos.Line > 0 {
+		return &lang.Diag{Pos: e.pos, Msg: e.msg}
+	}
+	return nil
+}
 
 // checkArrays refuses, before any code is generated, a program whose
 // exports need more bytes of local arrays than the memory the program can

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,4 +97,18 @@ func TestMos6502ArgumentsTooLarge(t *testing.T) {
 	assert.Equal(t, exitFail, status)
 	assert.Empty(t, out)
 	assert.Regexp(t, `^lowentc: mos6502: arguments do not fit in memory: msg needs 40,000 bytes at \$[0-9A-F]{4}, and the arguments end at \$FEFF \([0-9,]+ bytes left after the program\)\n$`, errs)
+}
+
+// TestMos6502TooManyChecks: more run-time checks than a one-byte trap
+// number counts is reported at the first check past the limit.
+func TestMos6502TooManyChecks(t *testing.T) {
+	var conds []string
+	for i := 0; i < 300; i++ {
+		conds = append(conds, "x != "+strconv.Itoa(i))
+	}
+	src := writeSrc(t, t.TempDir(), "many.lw", "module many\nexport fn f(x: u32) -> u32\n    requires "+strings.Join(conds, ",\n        ")+"\n    effects none\n{\n    return x\n}\n")
+	status, out, errs := lowentc("run", "--target", "mos6502", src, "f", "x=1000")
+	assert.Equal(t, exitFail, status)
+	assert.Empty(t, out)
+	assert.True(t, strings.HasPrefix(errs, src+":258:11: mos6502: 300 run-time checks, more than 255 (a trap number is one byte); this is the 256th\n"), errs)
 }
