@@ -6,6 +6,8 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/vm"
 )
 
 // TestMethodLimitsArePositioned: a JCVM method limit the generated code
@@ -34,6 +36,44 @@ func TestMethodLimitsArePositioned(t *testing.T) {
 			_, err := compileArtifact(p, backend.Options{NoInt: noInt})
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("%s, noInt=%v: error %v\nwant %s...", c.name, noInt, err, c.want)
+			}
+		}
+	}
+}
+
+// TestLongElseIfChain: each branch of an if-else chain gives the chain's
+// value a local of its own, assigned in the branch and again where the
+// branches join, so 200 branches keep 200 ints apparently live at once.
+// Spilling them used to keep each in its local from the first assignment
+// to the last (the whole chain), so the method stayed at 400 cells and
+// was refused (after 40 s of spilling); now each stores through a
+// short-lived temporary, and the chain compiles and agrees with the VM.
+func TestLongElseIfChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("module m\nexport fn f(x: u32) -> u32 effects none {\n    var y: u32 = 0\n    if x == 0 { y = 7 }")
+	for k := 1; k < 200; k++ {
+		b.WriteString(" else if x == " + itoa(k) + " { y = " + itoa(k*k+1) + " }")
+	}
+	b.WriteString(" else { y = 3 }\n    return y\n}\n")
+	p, ds := driver.LoadSource("m.lw", []byte(b.String()))
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	fn := p.Export("f")
+	for _, noInt := range []bool{false, true} {
+		r, err := prepare(p, backend.Options{NoInt: noInt})
+		if err != nil {
+			t.Fatalf("noInt=%v: %v", noInt, err)
+		}
+		for _, x := range []uint64{0, 1, 2, 99, 198, 199, 200, 1 << 31} {
+			args := []lang.Value{{Word: x}}
+			want, _, err := vm.Run(p, fn, args, vm.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := r.Run(fn, args)
+			if err != nil || got[0].Word != want[0].Word {
+				t.Errorf("noInt=%v: f(%d) = %v, %v; want %d", noInt, x, got, err, want[0].Word)
 			}
 		}
 	}
