@@ -137,6 +137,10 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 			continue
 		}
 		m, err := lowerFunc(cls, f, rt, jname(f.Name), "")
+		if err == nil && paramCells(m) > maxCells {
+			// No splitting or spilling can help: refuse it now.
+			err = m.limitErr(fmt.Sprintf("jcvm: method %s needs %d local cells (limit %d)", m.Name, paramCells(m), maxCells))
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -3,6 +3,7 @@ package jcvm
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
@@ -76,5 +77,27 @@ func TestLongElseIfChain(t *testing.T) {
 				t.Errorf("noInt=%v: f(%d) = %v, %v; want %d", noInt, x, got, err, want[0].Word)
 			}
 		}
+	}
+}
+
+// TestTooManyParametersRefusedAtOnce: an export whose parameters alone
+// take more than the JCVM's 255 local cells is refused before any
+// splitting or spilling, which cannot help (4,000 parameters took minutes).
+func TestTooManyParametersRefusedAtOnce(t *testing.T) {
+	var params []string
+	for i := 0; i < 4000; i++ {
+		params = append(params, "p"+itoa(i)+": u8")
+	}
+	p, ds := driver.LoadSource("m.lw", []byte("module m\nexport fn f("+strings.Join(params, ", ")+") -> u8 effects none { return p0 }\n"))
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	start := time.Now()
+	_, err := compileArtifact(p, backend.Options{})
+	if err == nil || err.Error() != "m.lw:2:1: jcvm: method f needs 4000 local cells (limit 255)" {
+		t.Errorf("error %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("refusing took %v", d)
 	}
 }
