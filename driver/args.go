@@ -194,7 +194,7 @@ func parseElems(w *lang.WordType, text string) ([]uint64, error) {
 	if w.Bits == 8 {
 		b, err := hex.DecodeString(text)
 		if err != nil {
-			return nil, fmt.Errorf("bytes are written in hex (e.g. 616263): %v", err)
+			return nil, fmt.Errorf("bytes are written in hex (e.g. 616263): %s", hexProblem(text))
 		}
 		out := make([]uint64, len(b))
 		for i, x := range b {
@@ -268,4 +268,17 @@ func formatScalar(t lang.Type, v lang.Value) string {
 		return FormatElems(ElemWord(t), v.Elems)
 	}
 	return strconv.FormatUint(v.Word, 10)
+}
+
+// hexProblem says, in the command line's terms, why text is not hex bytes.
+func hexProblem(text string) string {
+	for i, r := range text {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			if r == 'x' && i == 1 && text[0] == '0' {
+				return "no 0x prefix: the value is hex already"
+			}
+			return fmt.Sprintf("%q at character %d is not a hex digit", r, i+1)
+		}
+	}
+	return fmt.Sprintf("%d hex digits is an odd number: two make a byte", len(text))
 }

@@ -64,9 +64,10 @@ type Sources map[string][]byte
 // line and a caret under the column, then its notes.
 func (ds Diags) Render(src Sources) string {
 	var b strings.Builder
+	lines := map[string][]string{} // each file split once, however many diagnostics
 	for _, d := range ds {
 		b.WriteString(d.Pos.String() + ": " + d.Msg + "\n")
-		writeCaret(&b, src, d.Pos)
+		writeCaret(&b, src, lines, d.Pos)
 		for _, n := range d.Notes {
 			b.WriteString(n.Pos.String() + ": note: " + n.Msg + "\n")
 		}
@@ -74,17 +75,20 @@ func (ds Diags) Render(src Sources) string {
 	return b.String()
 }
 
-func writeCaret(b *strings.Builder, src Sources, p Pos) {
+func writeCaret(b *strings.Builder, src Sources, split map[string][]string, p Pos) {
 	text, ok := src[p.File]
 	if !ok || p.Line < 1 {
 		return
 	}
-	lines := strings.Split(string(text), "\n")
+	lines, ok := split[p.File]
+	if !ok {
+		lines = strings.Split(string(text), "\n")
+		split[p.File] = lines
+	}
 	if p.Line > len(lines) {
 		return
 	}
 	line := strings.TrimRight(lines[p.Line-1], "\r")
-	b.WriteString("    " + strings.ReplaceAll(line, "\t", " ") + "\n")
 	col := p.Col
 	if col < 1 {
 		col = 1
@@ -92,7 +96,35 @@ func writeCaret(b *strings.Builder, src Sources, p Pos) {
 	if col > len(line)+1 {
 		col = len(line) + 1
 	}
+	// A long line is shown as a window around the column, so that one
+	// diagnostic stays a few lines of text.
+	if len(line) > excerptWidth {
+		start := max(0, min(col-1-excerptWidth/2, len(line)-excerptWidth))
+		end := start + excerptWidth
+		head, tail := "", ""
+		if start > 0 {
+			head = "..."
+		}
+		if end < len(line) {
+			tail = "..."
+		}
+		line = head + line[start:end] + tail
+		col = col - start + len(head)
+	}
+	b.WriteString("    " + strings.ReplaceAll(line, "\t", " ") + "\n")
 	b.WriteString("    " + strings.Repeat(" ", col-1) + "^\n")
+}
+
+// excerptWidth is the most characters of a source line a diagnostic shows.
+const excerptWidth = 160
+
+// Abbrev shortens a piece of source quoted in a message to at most n
+// characters (and the count of the rest).
+func Abbrev(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	return fmt.Sprintf("%s... (%d characters)", text[:n], len(text))
 }
 
 // Errorf makes a diagnostic.

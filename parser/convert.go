@@ -333,7 +333,7 @@ func (c *converter) primary(g *gPrimary) lang.Expr {
 	case g.Int != nil:
 		v, ok := parseInt(*g.Int)
 		if !ok {
-			c.errorf(g.Pos, "integer literal %s does not fit in 64 bits", *g.Int)
+			c.errorf(g.Pos, "integer literal %s does not fit in 64 bits", lang.Abbrev(*g.Int, 40))
 		}
 		return &lang.IntLit{ExprBase: base, Val: v, Text: *g.Int}
 	case g.Bool != nil:

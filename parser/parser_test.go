@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -213,18 +214,20 @@ func TestRangeView(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	cases := map[string]string{
-		"module m\nfn f() { x = 1 +* 2 }":                 `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,
-		"module m\nconst X: u8 = 0x1_0000_0000_0000_0000": "t.lw:2:15: integer literal 0x1_0000_0000_0000_0000 does not fit in 64 bits",
-		"module m\nfn if() {}":                            "t.lw:2:4: if is a keyword, not a name",
-		"module m\nfn f() { let x: u8 }":                  "t.lw:2:10: let x needs a value",
-		"module m\nfn f() { var x }":                      "t.lw:2:10: var x needs a type or a value",
-		"module m\nfn f() { for a, b in 0..3 {} }":        "t.lw:2:10: a range loop binds one name, not 2",
-		"module m\nfn f() { for a in g(x) {} }":           "t.lw:2:19: a for loop runs over a range",
-		"module m\nfn f() { for a in chunks(x) {} }":      "t.lw:2:19: chunks needs at least one slice and a chunk size",
-		"module m\nfn f() { a, b += g() }":                "t.lw:2:10: += takes one target",
-		"module m\nfn f() { a += 1, 2 }":                  "t.lw:2:18: += takes one value",
-		"module m\nfn f() { é }":                          "t.lw:2:10: unexpected byte 0xc3",
-		"module m\nfn f() {" + strings.Repeat("(", 300):   "brackets nested more than 256 deep",
+		"module m\nfn f() { x = 1 +* 2 }":                       `t.lw:2:17: syntax error: unexpected "*"; expected an expression`,
+		"module m\nconst X: u8 = 0x1_0000_0000_0000_0000":       "t.lw:2:15: integer literal 0x1_0000_0000_0000_0000 does not fit in 64 bits",
+		"module m\nfn if() {}":                                  "t.lw:2:4: if is a keyword, not a name",
+		"\xef\xbb\xbfmodule m\n":                                "t.lw:1:1: the file starts with a UTF-8 byte order mark (EF BB BF)",
+		"module m\nconst X: u64 = " + strings.Repeat("9", 5000): "t.lw:2:16: integer literal 9999999999999999999999999999999999999999... (5000 characters) does not fit in 64 bits",
+		"module m\nfn f() { let x: u8 }":                        "t.lw:2:10: let x needs a value",
+		"module m\nfn f() { var x }":                            "t.lw:2:10: var x needs a type or a value",
+		"module m\nfn f() { for a, b in 0..3 {} }":              "t.lw:2:10: a range loop binds one name, not 2",
+		"module m\nfn f() { for a in g(x) {} }":                 "t.lw:2:19: a for loop runs over a range",
+		"module m\nfn f() { for a in chunks(x) {} }":            "t.lw:2:19: chunks needs at least one slice and a chunk size",
+		"module m\nfn f() { a, b += g() }":                      "t.lw:2:10: += takes one target",
+		"module m\nfn f() { a += 1, 2 }":                        "t.lw:2:18: += takes one value",
+		"module m\nfn f() { é }":                                "t.lw:2:10: unexpected byte 0xc3",
+		"module m\nfn f() {" + strings.Repeat("(", 300):         "brackets nested more than 256 deep",
 		"": "t.lw:1:1: syntax error",
 	}
 	for src, want := range cases {
@@ -246,6 +249,25 @@ func FuzzParse(f *testing.F) {
 			if d.Pos.File != "f.lw" || d.Pos.Line < 1 || d.Pos.Col < 1 {
 				t.Fatalf("diagnostic without a position: %v", d)
 			}
+			if w := internalWord(d.Msg, src); w != "" {
+				t.Fatalf("diagnostic in the parser's own words (%s): %v", w, d)
+			}
 		}
 	})
+}
+
+// grammarWord matches the names of the grammar's rules (gBlock, GExpr, ...)
+// and the parser library's lexer messages.
+var grammarWord = regexp.MustCompile(`\b[gG](File|Item|Import|Const|Type|ArrayType|Func|Effects|Param|Block|Stmt|Let|If|For|Return|Absorb|Simple|Expr|OrOp|And|AndOp|Cmp|CmpOp|BitOr|OrBit|Xor|XorOp|BitAnd|AndBit|Shift|ShiftOp|Add|AddOp|Mul|MulOp|Cast|AsOp|Unary|Postfix|Index|Primary|Array|Name|Args)\b|lexer:|participle|struct \{`)
+
+// internalWord returns a word of msg that belongs to the parser's
+// implementation rather than to the language, unless src itself has it
+// (a name the user chose may be quoted back).
+func internalWord(msg string, src []byte) string {
+	for _, w := range grammarWord.FindAllString(msg, -1) {
+		if !strings.Contains(string(src), w) {
+			return w
+		}
+	}
+	return ""
 }

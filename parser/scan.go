@@ -274,6 +274,8 @@ func (s *scanner) token() (scanTok, *lang.Diag) {
 	switch {
 	case c == ';':
 		return scanTok{}, lang.Errorf(p, "Lowent has no ;: statements need no separator; remove the ;")
+	case s.i == 0 && len(rest) >= 3 && string(rest[:3]) == "\xef\xbb\xbf":
+		return scanTok{}, lang.Errorf(p, "the file starts with a UTF-8 byte order mark (EF BB BF): Lowent source is ASCII outside comments and strings; save it without the mark")
 	case c >= 0x80:
 		return scanTok{}, lang.Errorf(p, "unexpected byte 0x%02x: Lowent source is ASCII outside comments and strings", c)
 	case c == '\'':

@@ -137,6 +137,10 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 			continue
 		}
 		m, err := lowerFunc(cls, f, rt, jname(f.Name), "")
+		if err == nil && paramCells(m) > maxCells {
+			// No splitting or spilling can help: refuse it now.
+			err = m.limitErr(fmt.Sprintf("jcvm: method %s needs %d local cells (limit %d)", m.Name, paramCells(m), maxCells))
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -197,13 +201,21 @@ func checkLimits(m *Method) error {
 	}
 	switch {
 	case params+m.Locals > maxCells:
-		return fmt.Errorf("jcvm: method %s needs %d local cells (limit %d)", m.Name, params+m.Locals, maxCells)
+		return m.limitErr(fmt.Sprintf("jcvm: method %s needs %d local cells (limit %d)", m.Name, params+m.Locals, maxCells))
 	case m.Stack > maxStack:
-		return fmt.Errorf("jcvm: method %s needs %d stack cells (limit %d)", m.Name, m.Stack, maxStack)
+		return m.limitErr(fmt.Sprintf("jcvm: method %s needs %d stack cells (limit %d)", m.Name, m.Stack, maxStack))
 	case m.Size > maxCodeSize:
 		return &codeSizeError{m.Name, m.Size}
 	}
 	return nil
+}
+
+// limitErr is a JCVM limit m breaks, at the source function it comes from.
+func (m *Method) limitErr(msg string) error {
+	if m.Pos.Line == 0 {
+		return errors.New(msg)
+	}
+	return &lang.Diag{Pos: m.Pos, Msg: msg}
 }
 
 // usesBuiltin reports whether mod uses the runtime function name.

@@ -1,6 +1,9 @@
 package jcvm
 
-import "github.com/lowent/lowentc/ir"
+import (
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
+)
 
 // The Java-Card-level IR (JIR): what both printers (Java source and JCVM
 // bytecode) print. A class holds static methods over typed scalar locals
@@ -242,10 +245,11 @@ type Method struct {
 	Locals int    // cells of non-parameter locals, set by allocation
 	nextID int
 
-	Code  []Insn // bytecode, set by the code generator
-	Stack int    // maximum operand stack depth in cells
-	Size  int    // bytecode size in bytes
-	Index int    // position in the class's method table
+	Code  []Insn   // bytecode, set by the code generator
+	Stack int      // maximum operand stack depth in cells
+	Size  int      // bytecode size in bytes
+	Index int      // position in the class's method table
+	Pos   lang.Pos // the source function's declaration (zero for the runtime's)
 }
 
 // newVar adds a local of kind k to m.

@@ -129,7 +129,7 @@ func lowerFunc(cls *Class, f *ir.Function, rt map[string]*Method, name, pre stri
 			panic(r)
 		}
 	}()
-	m = &Method{Name: name, Export: f.Export}
+	m = &Method{Name: name, Export: f.Export, Pos: f.Pos}
 	l := &lowerer{cls: cls, m: m, f: f, w: cls.W, val: map[*ir.Value]Expr{}, uses: map[*ir.Value]int{},
 		at: map[*ir.Value]*ir.Block{}, arrs: map[*ir.Array]*Arr{}, rt: rt, pre: pre}
 	for _, p := range f.Params {

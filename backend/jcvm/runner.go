@@ -20,7 +20,7 @@ func init() {
 	backend.Register(&backend.Target{
 		Name:    "jcvm",
 		Width:   32,
-		Emits:   []string{"java", "jca"},
+		Emits:   []string{"java", "jca", "ir"},
 		Compile: compileArtifact,
 		Prepare: prepare,
 		Validate: func(opts backend.Options) error {
@@ -40,7 +40,7 @@ func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cls, _, err := compileClass(p, opts)
+	cls, mod, err := compileClass(p, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -55,12 +55,14 @@ func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 		return nil, err
 	}
 	switch opts.Emit {
+	case "ir": // the legalized IR the class was generated from
+		return []byte(mod.String()), nil
 	case "", "java":
 		return []byte(printJava(cls, "lowent")), nil
 	case "jca":
 		return []byte(printJCA(cls, "lowent")), nil
 	}
-	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java or jca)", opts.Emit)
+	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java, jca or ir)", opts.Emit)
 }
 
 // Runner runs exports in the simulator.

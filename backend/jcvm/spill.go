@@ -122,7 +122,7 @@ func spill(cls *Class, m *Method, budget int) {
 		for _, v := range victims {
 			slot := arr.Len
 			arr.Len += v.Kind.Cells()
-			m.Body = spillVar(m.Body, v, arr, slot)
+			m.Body = spillVar(m.Body, v, arr, slot, func() *Var { return m.newVar(v.Kind) })
 			if isParam[v] {
 				// A spilled parameter is stored on entry.
 				entry := []Stmt{&SStore{A: arr, I: sconst(int32(slot)), X: &EVar{V: v}}}
@@ -138,8 +138,13 @@ func spill(cls *Class, m *Method, budget int) {
 	}
 }
 
-// spillVar rewrites ss so v lives in arr at short index slot.
-func spillVar(ss []Stmt, v *Var, arr *Arr, slot int) []Stmt {
+// spillVar rewrites ss so v lives in arr at short index slot. An int is
+// stored as two shorts from a local that lives only across those stores:
+// a fresh one at each assignment when fresh is not nil (v itself would
+// live from its first assignment to its last, and the nested branches of
+// an if-else chain assign each of their values at both ends of the
+// chain), else v.
+func spillVar(ss []Stmt, v *Var, arr *Arr, slot int, fresh func() *Var) []Stmt {
 	load := func() Expr {
 		if v.Kind == KInt {
 			hi := conv(&ELoad{A: arr, I: sconst(int32(slot))}, KInt)
@@ -184,20 +189,24 @@ func spillVar(ss []Stmt, v *Var, arr *Arr, slot int) []Stmt {
 				continue
 			}
 			if v.Kind == KInt {
-				// The value is stored twice: keep it in the variable, which
-				// now lives only between these two statements.
-				out = append(out, &SAssign{V: v, X: x},
-					&SStore{A: arr, I: sconst(int32(slot)), X: conv(bin(OUshr, KInt, &EVar{V: v}, iconst(16)), KShort)},
-					&SStore{A: arr, I: sconst(int32(slot + 1)), X: conv(&EVar{V: v}, KShort)})
+				// The value is stored twice: keep it in a local that lives
+				// only between these statements.
+				t := v
+				if fresh != nil {
+					t = fresh()
+				}
+				out = append(out, &SAssign{V: t, X: x},
+					&SStore{A: arr, I: sconst(int32(slot)), X: conv(bin(OUshr, KInt, &EVar{V: t}, iconst(16)), KShort)},
+					&SStore{A: arr, I: sconst(int32(slot + 1)), X: conv(&EVar{V: t}, KShort)})
 				continue
 			}
 			out = append(out, &SStore{A: arr, I: sconst(int32(slot)), X: x})
 		case *SStore:
 			out = append(out, &SStore{A: s.A, I: fix(s.I), X: fix(s.X)})
 		case *SIf:
-			out = append(out, &SIf{C: fixCond(s.C, fix), Then: spillVar(s.Then, v, arr, slot), Else: spillVar(s.Else, v, arr, slot)})
+			out = append(out, &SIf{C: fixCond(s.C, fix), Then: spillVar(s.Then, v, arr, slot, fresh), Else: spillVar(s.Else, v, arr, slot, fresh)})
 		case *SWhile:
-			out = append(out, &SWhile{C: fixCond(s.C, fix), Body: spillVar(s.Body, v, arr, slot)})
+			out = append(out, &SWhile{C: fixCond(s.C, fix), Body: spillVar(s.Body, v, arr, slot, fresh)})
 		case *SReturn:
 			if s.X != nil {
 				out = append(out, &SReturn{X: fix(s.X)})

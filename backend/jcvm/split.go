@@ -93,7 +93,7 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 		piece := ss[cuts[j]:end]
 		shared := sharedVars(s.m, ss[cuts[j]:], all, outs)
 		s.n++
-		child := &Method{Name: s.m.Name + "_" + itoa(s.n), Ret: KVoid, nextID: s.m.nextID}
+		child := &Method{Name: s.m.Name + "_" + itoa(s.n), Ret: KVoid, nextID: s.m.nextID, Pos: s.m.Pos}
 		if returns {
 			child.Ret = s.m.Ret
 		}

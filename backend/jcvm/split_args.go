@@ -105,7 +105,7 @@ func readFromMemory(vm *viaMemory, shared []*Var, r *renamer, body []Stmt) []Stm
 	}
 	for _, v := range shared {
 		if slot, ok := vm.slot[v]; ok {
-			body = spillVar(body, r.v(v), vm.arr, slot)
+			body = spillVar(body, r.v(v), vm.arr, slot, nil)
 		}
 	}
 	return body

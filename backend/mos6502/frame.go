@@ -91,12 +91,12 @@ func (g *fgen) layoutParams(fa *frameAlloc, fr *frame) error {
 		}
 		ptr, ok := fa.zpBytes(2)
 		if !ok {
-			return &fitError{fmt.Sprintf("mos6502: %s: zero page exhausted (array parameter %s)", g.f.Name, p.Arr.Name)}
+			return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (array parameter %s)", g.f.Name, p.Arr.Name)}
 		}
 		ap := arrayParm{ptr: ptr}
 		if p.Arr.IsSlice() {
 			if ap.len, ok = fa.zpBytes(2); !ok {
-				return &fitError{fmt.Sprintf("mos6502: %s: zero page exhausted (slice length of %s)", g.f.Name, p.Arr.Name)}
+				return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (slice length of %s)", g.f.Name, p.Arr.Name)}
 			}
 		}
 		g.arrs[p.Arr] = arrInfo{ptr: ptr}

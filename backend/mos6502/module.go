@@ -70,8 +70,13 @@ func (mg *modgen) trapID(c *ir.CheckInfo) int {
 // tooManyChecks is the error of a program with more distinct checks than
 // a one-byte trap id numbers; build then tries less unrolling and
 // inlining.
-func tooManyChecks(n int) error {
-	return &fitError{fmt.Sprintf("mos6502: %d run-time checks, more than 255", n)}
+func tooManyChecks(checks []*ir.CheckInfo) error {
+	e := &fitError{msg: fmt.Sprintf("mos6502: %d run-time checks, more than 255 (a trap number is one byte)", len(checks))}
+	if c := checks[255]; c != nil && c.Pos.Line > 0 {
+		e.pos = c.Pos
+		e.msg += "; this is the 256th"
+	}
+	return e
 }
 
 // tableLabel is the label of linear-map table i.
@@ -116,7 +121,7 @@ func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcAB
 			}
 		}
 		if len(mg.checks) > 255 {
-			err = tooManyChecks(len(mg.checks))
+			err = tooManyChecks(mg.checks)
 		}
 	}()
 	if err != nil {

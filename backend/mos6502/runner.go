@@ -127,7 +127,8 @@ func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []p
 			}
 		}
 		if next+len(data) > 0xff00 {
-			return fmt.Errorf("mos6502: arguments do not fit in memory (%d bytes at $%04x)", len(data), next)
+			return fmt.Errorf("mos6502: arguments do not fit in memory: %s needs %s bytes at $%04X, and the arguments end at $FEFF (%s bytes left after the program)",
+				argName(sp), lang.Thousands(int64(len(data))), next, lang.Thousands(int64(0xff00-next)))
 		}
 		if p.run.c64 && next+len(data) > 0xd000 {
 			// With the C64's I/O area modelled, $D011 and $D012 are the
@@ -175,6 +176,14 @@ func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []p
 	}
 	m.mem.StoreByte(uint16(p.img.labels["trapid"]), 0)
 	return m, abi, bufs, nil
+}
+
+// argName names a parameter or, unnamed, a result in a message.
+func argName(sp ir.SigParam) string {
+	if sp.Name == "" {
+		return "the result"
+	}
+	return sp.Name
 }
 
 // collect reads back mut arguments and results after a call.

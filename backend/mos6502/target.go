@@ -18,7 +18,7 @@ func init() {
 	backend.Register(&backend.Target{
 		Name:    "mos6502",
 		Width:   8,
-		Emits:   []string{"asm", "prg"},
+		Emits:   []string{"asm", "prg", "ir"},
 		Compile: compileArtifact,
 		Prepare: func(p *lang.Program, opts backend.Options) (backend.Runner, error) {
 			if err := validate(opts); err != nil {
@@ -99,10 +99,13 @@ func configs(size bool) []config {
 
 func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 	switch opts.Emit {
-	case "asm":
+	case "asm", "ir":
 		prog, err := build(p, opts, layout{org: runOrg, linear: true})
 		if err != nil {
 			return nil, err
+		}
+		if opts.Emit == "ir" { // the IR of the configuration that fits
+			return []byte(prog.mod.String()), nil
 		}
 		return []byte(prog.src), nil
 	case "prg":
@@ -112,7 +115,7 @@ func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 		}
 		return append([]byte{byte(prog.img.org), byte(prog.img.org >> 8)}, prog.img.data...), nil
 	}
-	return nil, fmt.Errorf("mos6502: cannot emit %q (asm, prg)", opts.Emit)
+	return nil, fmt.Errorf("mos6502: cannot emit %q (asm, prg, ir)", opts.Emit)
 }
 
 // build compiles p with the most preferred configuration whose program
@@ -233,7 +236,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 	}
 	if est := estimateSize(src); est > limit {
 		// Too big: say so without running 64tass.
-		return nil, &fitError{fmt.Sprintf("mos6502: program is about %d bytes, more than the %d available", est, limit)}
+		return nil, &fitError{msg: fmt.Sprintf("mos6502: program is about %d bytes, more than the %d available", est, limit)}
 	}
 	src = fmt.Sprintf("; ir: unroll %d, inline %d\n", c.unroll, c.inline) + src
 	base := lay.org
@@ -257,7 +260,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 	}
 	img.org = base
 	if end := base + len(img.data); end-lay.org > limit {
-		return nil, &fitError{fmt.Sprintf("mos6502: program is %d bytes, more than the %d available", end-lay.org, limit)}
+		return nil, &fitError{msg: fmt.Sprintf("mos6502: program is %d bytes, more than the %d available", end-lay.org, limit)}
 	}
 	prog := &program{mod: m, img: img, abis: map[string]*funcABI{}, src: src, checks: checks, cfg: c}
 	for _, a := range abis {
@@ -271,9 +274,25 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 
 // fitError says a configuration's program does not fit (memory or zero
 // page): build then tries the next one.
-type fitError struct{ msg string }
+type fitError struct {
+	msg string
+	pos lang.Pos // where in the source, when one construct is to blame
+}
 
-func (e *fitError) Error() string { return e.msg }
+func (e *fitError) Error() string {
+	if e.pos.Line > 0 {
+		return e.pos.String() + ": " + e.msg
+	}
+	return e.msg
+}
+
+// Unwrap gives the error as a positioned diagnostic when it has a position.
+func (e *fitError) Unwrap() error {
+	if e.pos.Line > 0 {
+		return &lang.Diag{Pos: e.pos, Msg: e.msg}
+	}
+	return nil
+}
 
 // checkArrays refuses, before any code is generated, a program whose
 // exports need more bytes of local arrays than the memory the program can

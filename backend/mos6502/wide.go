@@ -45,7 +45,7 @@ func generateWide(m *ir.Module, lay layout, only map[string]bool) (src string, a
 	defer func() {
 		if r := recover(); r != nil {
 			if u, ok := r.(wUnsupported); ok {
-				err = &fitError{"mos6502: size generator: " + u.msg}
+				err = &fitError{msg: "mos6502: size generator: " + u.msg}
 				return
 			}
 			panic(r)
@@ -62,7 +62,7 @@ func generateWide(m *ir.Module, lay layout, only map[string]bool) (src string, a
 		}
 	}
 	if len(w.checks) > 255 {
-		return "", nil, nil, tooManyChecks(len(w.checks))
+		return "", nil, nil, tooManyChecks(w.checks)
 	}
 	return w.assembleWide(), w.funcs, w.checks, nil
 }
@@ -131,7 +131,7 @@ func (w *wmod) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, error)
 			ap.len, ok = fa.zpBytes(2)
 		}
 		if !ok {
-			return nil, &fitError{fmt.Sprintf("mos6502: %s: zero page exhausted (array parameter %s)", f.Name, p.Arr.Name)}
+			return nil, &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (array parameter %s)", f.Name, p.Arr.Name)}
 		}
 		g.arrs[p.Arr] = arrInfo{ptr: ptr}
 		g.slen[p.Arr] = ap.len

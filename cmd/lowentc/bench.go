@@ -83,26 +83,50 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// benchBlocks times 1..32 blocks of --block bytes and fits a line.
+// benchBlocks times 1..32 blocks of --block bytes and fits a line. The
+// largest count is measured first, so that an argument the target cannot
+// hold (a Java Card array, the 6502's memory) is refused before any line is
+// printed, not after minutes of timing the smaller ones; a runner with a
+// cost cap (mos6502) times the counts in order while they fit the cap.
+// Nothing is printed before every count is timed.
 func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
-	var xs, ys, los, his []float64
-	unit := ""
 	plan := newBlockPlan(b.r) // a capped runner (mos6502) times the counts that fit
-	for _, k := range blockCounts {
+	n := len(blockCounts)
+	costs := make([]backend.Cost, n)
+	stats := make([]string, n)
+	done := make([]bool, n)
+	order := seqTo(n)
+	if plan.cap == 0 {
+		order = append([]int{n - 1}, seqTo(n-1)...) // the largest first
+	}
+	for _, i := range order {
+		k := blockCounts[i]
 		if !plan.try(k) {
 			break
 		}
 		cost, err := b.measure(k * o.block)
 		if plan.add(k, cost.Value, err) {
+			if !stopped(err) && !capReached(err) && sourceDiags(err) == nil {
+				return failf(stderr, "bench --block %d times up to %d blocks (%d bytes): %v", o.block, k, k*o.block, err)
+			}
 			return callFailed(stderr, err)
 		} else if err != nil {
 			break
 		}
+		costs[i], stats[i], done[i] = cost, b.stats.String(), true
+	}
+	var xs, ys, los, his []float64
+	unit := ""
+	for i, k := range blockCounts {
+		if !done[i] {
+			continue
+		}
+		cost := costs[i]
 		unit = cost.Unit
 		fmt.Fprintf(stdout, "blocks=%d bytes=%d cost=%.6g %s\n", k, k*o.block, cost.Value, cost.Unit)
 		xs, ys = append(xs, float64(k)), append(ys, cost.Value)
 		if o.stats {
-			fmt.Fprint(stderr, b.stats.String())
+			fmt.Fprint(stderr, stats[i])
 		}
 		los, his = append(los, cost.Lo), append(his, cost.Hi)
 	}
@@ -116,6 +140,15 @@ func benchBlocks(b *benchCall, o *options, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "per_block=%.6g %s intercept=%.6g %s%s\n", slope, unit, intercept, unit, band)
 	return exitOK
+}
+
+// seqTo is 0, 1, ..., n-1.
+func seqTo(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
 
 // dataParam picks the variable-length input that receives the bytes: the one

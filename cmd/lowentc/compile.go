@@ -50,14 +50,14 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		}
 		opts, err := irOptions(o)
 		if err != nil {
-			return failf(stderr, "%v", err)
+			return failErr(stderr, err)
 		}
 		if o.stats {
 			fmt.Fprintf(stderr, "lowentc: warning: --stats prints nothing when compiling for target %s (run and bench print a call's measurements)\n", o.target)
 		}
 		m, err := ir.Compile(p, opts)
 		if err != nil {
-			return failf(stderr, "%v", err)
+			return failErr(stderr, err)
 		}
 		out.WriteString(m.String())
 	default:
@@ -85,7 +85,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, stats.String())
 		}
 		if err != nil {
-			return failf(stderr, "%v", err)
+			return failErr(stderr, err)
 		}
 		out.Write(data)
 	}
@@ -197,7 +197,7 @@ func writeOutput(path string, data []byte, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err := writeFile(path, data); err != nil {
-		return failf(stderr, "%v", err)
+		return failErr(stderr, err)
 	}
 	return exitOK
 }

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"syscall"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/lang"
 )
 
 // Exit statuses: 0 success, 1 a diagnosed failure (compile error, trap,
@@ -71,6 +73,33 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 func usageError(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "lowentc: "+format+" (lowentc --help for usage)\n", args...)
 	return exitUsage
+}
+
+// failErr reports err and returns the failure exit status. An error about
+// the source (a target's limit found at a declaration) reads as the
+// checker's do: FILE:LINE:COL: message, then the line and a caret; any
+// other error is one line with the program's name.
+func failErr(stderr io.Writer, err error) int {
+	ds := sourceDiags(err)
+	if ds == nil {
+		return failf(stderr, "%v", err)
+	}
+	fmt.Fprint(stderr, ds.Render(sourcesOf(ds)))
+	return exitFail
+}
+
+// sourceDiags is err as positioned diagnostics, or nil when it has no
+// position in the source.
+func sourceDiags(err error) lang.Diags {
+	var ds lang.Diags
+	var d *lang.Diag
+	switch {
+	case errors.As(err, &ds) && len(ds) > 0 && ds[0].Pos.Line > 0:
+		return ds
+	case errors.As(err, &d) && d.Pos.Line > 0:
+		return lang.Diags{d}
+	}
+	return nil
 }
 
 // failf prints one line and returns the failure exit status.

@@ -63,7 +63,7 @@ func setup(o *options, stderr io.Writer) (*lang.Program, *lang.FuncDecl, backend
 	warnDroppedTraces(p, o.target, stderr)
 	runner, err := prepare(o, p)
 	if err != nil {
-		return nil, nil, nil, failf(stderr, "%v", err)
+		return nil, nil, nil, failErr(stderr, err)
 	}
 	return p, fn, runner, exitOK
 }
@@ -76,7 +76,7 @@ func callFailed(stderr io.Writer, err error) int {
 		fmt.Fprintln(stderr, err)
 		return exitFail
 	}
-	return failf(stderr, "%v", err)
+	return failErr(stderr, err)
 }
 
 // stopped says err is a trap (a failed run-time check) or a fault (a
