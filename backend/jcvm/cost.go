@@ -3,6 +3,7 @@ package jcvm
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // The cost model: microseconds per opcode on an NXP JCOP4 (J3R180). Each
@@ -123,7 +124,7 @@ func cardOf(name string) (Card, error) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		return Card{}, fmt.Errorf("jcvm: unknown --card %q (want one of %v)", name, names)
+		return Card{}, fmt.Errorf("jcvm: unknown --card %q (cards: %s)", name, strings.Join(names, ", "))
 	}
 	return c, nil
 }

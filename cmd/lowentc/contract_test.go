@@ -61,6 +61,9 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		assert.Empty(t, out, c)
 		assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: %q", c, errs)
 	}
+	// A bad choice lists the good ones in words, not as a Go slice.
+	_, _, errs := lowentc("--target", "jcvm", "--card", "nosuch", src)
+	assert.Contains(t, errs, "(cards: jcop3, jcop31, jcop4, jcop41)")
 }
 
 // TestFileErrorsNameTheFile: a file that cannot be a source is named in a
