@@ -27,6 +27,12 @@ type lowerer struct {
 	// clmul_hi next to its clmul_lo costs no second call.
 	clmul map[clmulKey][]Expr
 	cur   *ir.Block
+	// What the sinking of loads found (lower_sink.go): per block, its uses,
+	// barriers and stores; per instruction, whether its result is inlined
+	// and the position of the root of its tree.
+	sink   map[*ir.Block]*sinkBlock
+	inline map[*ir.Instr]bool
+	root   map[*ir.Instr]int
 }
 
 type clmulKey struct {
@@ -97,6 +103,16 @@ func (l *lowerer) countUses(b *ir.Block) {
 // inlinable reports whether result v of in (at position i of block b) may be
 // computed where it is used instead of where it is defined.
 func (l *lowerer) inlinable(b *ir.Block, i int, in *ir.Instr) bool {
+	if ok, done := l.inline[in]; done {
+		return ok
+	}
+	ok := l.canInline(b, i, in)
+	l.inline[in] = ok
+	return ok
+}
+
+// canInline is inlinable, computed.
+func (l *lowerer) canInline(b *ir.Block, i int, in *ir.Instr) bool {
 	if len(in.Results) == 0 {
 		return false
 	}
@@ -131,7 +147,8 @@ func lowerFunc(cls *Class, f *ir.Function, rt map[string]*Method, name, pre stri
 	}()
 	m = &Method{Name: name, Export: f.Export, Pos: f.Pos}
 	l := &lowerer{cls: cls, m: m, f: f, w: cls.W, val: map[*ir.Value]Expr{}, uses: map[*ir.Value]int{},
-		at: map[*ir.Value]*ir.Block{}, arrs: map[*ir.Array]*Arr{}, rt: rt, pre: pre}
+		at: map[*ir.Value]*ir.Block{}, arrs: map[*ir.Array]*Arr{}, rt: rt, pre: pre,
+		sink: map[*ir.Block]*sinkBlock{}, inline: map[*ir.Instr]bool{}, root: map[*ir.Instr]int{}}
 	for _, p := range f.Params {
 		if p.Val != nil {
 			v := m.newVar(l.kindOf(p.Val.Type))

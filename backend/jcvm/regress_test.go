@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -19,7 +21,8 @@ import (
 // simulator at both limb widths against the reference VM. Every line
 // "// run: EXPORT NAME=VALUE ..." of a file is one call (the arguments as
 // `lowentc run` takes them); the mut outputs and results, or the fact of
-// a trap, must be the VM's.
+// a trap, must be the VM's. Each compile must finish within
+// regressCompileTime.
 func TestRegressions(t *testing.T) {
 	files, err := filepath.Glob("testdata/regress/*.lw")
 	if err != nil || len(files) == 0 {
@@ -40,7 +43,11 @@ func TestRegressions(t *testing.T) {
 				t.Fatalf("%s has no // run: line", file)
 			}
 			for _, noInt := range []bool{false, true} {
-				r, err := prepare(p, backend.Options{NoInt: noInt})
+				var r backend.Runner
+				err := within(regressCompileTime, func() (err error) {
+					r, err = prepare(p, backend.Options{NoInt: noInt})
+					return err
+				})
 				if err != nil {
 					t.Fatalf("noInt=%v: %v", noInt, err)
 				}
@@ -56,6 +63,60 @@ func TestRegressions(t *testing.T) {
 				r.Close()
 			}
 		})
+	}
+}
+
+// regressCompileTime bounds one compile of a regression program: they
+// take well under a second, a loaded machine may make that ten.
+const regressCompileTime = 60 * time.Second
+
+// within runs f and returns its error, or an error once d has passed
+// without it returning (f goes on in the background: a compile that
+// would not end is reported, not waited for).
+func within(d time.Duration, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		return fmt.Errorf("did not finish within %v", d)
+	}
+}
+
+// TestCompileTimeSeed311 compiles and runs against the VM, at both limb
+// widths, the random program seed 311 was when the generator had no mulw
+// or parallel assignment (testdata/compiletime/seed311.bundle, as
+// randprog.Generate wrote it: the root and two generated modules). Its
+// unrolled table walk, a chain of fifty loads each indexed by the one
+// before, made the sinking of loads fork at every link: the compile had
+// not finished after 15 minutes. It now takes well under a second.
+func TestCompileTimeSeed311(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "compiletime", "seed311.bundle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, noInt := range []bool{false, true} {
+		var mismatch string
+		var refused error
+		err := within(regressCompileTime, func() error {
+			mismatch, refused = randprog.CheckSource(string(src), 311, randArgSets, func(p *lang.Program) (randprog.Target, error) {
+				r, err := prepare(p, backend.Options{NoInt: noInt})
+				if err != nil {
+					return nil, err
+				}
+				return randprog.FromRunner(r), nil
+			})
+			return nil
+		})
+		switch {
+		case err != nil:
+			t.Fatalf("noInt=%v: compile and run %v", noInt, err)
+		case refused != nil:
+			t.Errorf("noInt=%v: refused: %v", noInt, refused)
+		case mismatch != "":
+			t.Errorf("noInt=%v:\n%s", noInt, mismatch)
+		}
 	}
 }
 
