@@ -153,9 +153,13 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 	return cls, mod, nil
 }
 
-// finish splits oversized methods, allocates locals, generates bytecode and
+// finish hoists parts of expressions too deep for the operand stack, splits
+// oversized methods, allocates locals, generates bytecode and
 // checks the JCVM's limits on every method.
 func finish(cls *Class, budget int) error {
+	for _, m := range cls.Methods {
+		shallow(m)
+	}
 	for _, m := range append([]*Method(nil), cls.Methods...) {
 		split(cls, m, budget)
 	}
