@@ -24,6 +24,7 @@ type Options struct {
 	Opt       string    // mos6502: speed (default) or size
 	Timing    string    // mos6502: ideal (default) or c64 (the VIC-II's badlines)
 	MaxCycles uint64    // mos6502: the cycle cap of a call; 0: the default
+	Entry     string    // mos6502 --emit prg: the export the C64 program calls; "": the default
 	// NoCardLimits: jcvm: write the artifact even when it exceeds the
 	// card's limits.
 	NoCardLimits bool

@@ -16,6 +16,10 @@ type layout struct {
 	size   bool // --opt size: reuse computed pointers, shared helpers
 	// noBlank (tests only) leaves the screen on in the C64 program.
 	noBlank bool
+	// entry and outLen: the export the C64 program calls and the bytes
+	// of its out parameter.
+	entry  string
+	outLen int
 	// reserved are labels an export's entry label must not take: the
 	// internal labels of a first generation in which an export's name
 	// clashed with one of them (target.go's buildSeen retries).

@@ -3,12 +3,15 @@ package mos6502
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lowent/lowentc/lang"
 )
 
 // The C64 program (--emit prg): a BASIC line `10 SYS2064` at $0801, and
 // at 2064 ($0810) a driver that reads a line with the KERNAL, converts it
-// from PETSCII to ASCII, hashes it with the module's sha256 export, and
-// prints the digest in hex and the cycles the hash took, counted by the
+// from PETSCII to ASCII, hashes it with one export of the module shaped
+// NAME(msg: []u8, out: mut [N]u8) (--entry; sha256 by default), and
+// prints the N bytes of out in hex and the cycles the call took, counted by the
 // chained CIA #2 timers (timer A counts phi2, timer B counts A's
 // underflows). The compiled module starts at prgOrg (page aligned), after
 // the driver and its buffers.
@@ -22,32 +25,109 @@ const (
 	zpSave       = 0xd000 // RAM under the I/O area: the saved zero page
 )
 
-// prgOrg is where the module starts in the C64 program: the first page
-// after the driver and its buffers.
-var prgOrg = func() int {
+// prgOrgFor is where the module starts in the C64 program whose export
+// writes n bytes: the first page after the driver and its buffers.
+func prgOrgFor(n int) int {
 	dummy := &funcABI{Label: "x", ZPTop: 0xff, Params: []paramABI{{Ptr: 2, Len: 4}, {Ptr: 6}}}
-	drv, err := driverSource(dummy, true)
+	drv, err := driverSource(dummy, "x", n, true)
 	if err != nil {
 		panic("BUG: mos6502: " + err.Error())
 	}
 	end := prgStart + estimateSize(drv) - 12 // the BASIC line is below prgStart
 	return (end + 0xff) &^ 0xff
-}()
+}
 
-// prgExport is the export the C64 program calls.
-const prgExport = "sha256"
+// prgOrg is where the module starts in the C64 program of sha256.
+var prgOrg = prgOrgFor(32)
+
+// prgDefault is the export the C64 program calls when --entry is not
+// given and the module has it.
+const prgDefault = "sha256"
+
+// prgMaxOut is the largest out the driver prints (its index is a byte).
+const prgMaxOut = 255
+
+// prgShape reports whether f is shaped NAME(msg: []u8, out: mut [N]u8)
+// with 1 <= N <= prgMaxOut and no results, and returns N.
+func prgShape(f *lang.FuncDecl) (int, bool) {
+	if len(f.Params) != 2 || len(f.Results) != 0 {
+		return 0, false
+	}
+	msg, out := f.Params[0], f.Params[1]
+	if st, ok := msg.Type.(*lang.SliceType); !ok || msg.Mut || !isU8(st.Elem) {
+		return 0, false
+	}
+	at, ok := out.Type.(*lang.ArrayType)
+	if !ok || !out.Mut || !isU8(at.Elem) || at.Len < 1 || at.Len > prgMaxOut {
+		return 0, false
+	}
+	return at.Len, true
+}
+
+func isU8(t lang.Type) bool {
+	w, ok := t.(*lang.WordType)
+	return ok && w.Bits == 8
+}
+
+// PRGEntry chooses the export the C64 program (--emit prg) calls: name
+// when given, else sha256 when the module has it in that shape, else the
+// single export shaped NAME(msg: []u8, out: mut [N]u8). It returns the
+// export and N. The error lists the exports of that shape.
+func PRGEntry(p *lang.Program, name string) (*lang.FuncDecl, int, error) {
+	var fit []*lang.FuncDecl
+	var names []string
+	for _, f := range p.Exports() {
+		if _, ok := prgShape(f); ok {
+			fit = append(fit, f)
+			names = append(names, f.Name)
+		}
+	}
+	list := "none"
+	if len(names) > 0 {
+		list = strings.Join(names, ", ")
+	}
+	pick := func(f *lang.FuncDecl) (*lang.FuncDecl, int, error) {
+		n, _ := prgShape(f)
+		return f, n, nil
+	}
+	if name != "" {
+		for _, f := range fit {
+			if f.Name == name {
+				return pick(f)
+			}
+		}
+		what := "no export"
+		if p.Export(name) != nil {
+			what = "not shaped NAME(msg: []u8, out: mut [N]u8), 1 <= N <= 255"
+		}
+		return nil, 0, fmt.Errorf("mos6502: --entry %s: %s; exports of that shape: %s", name, what, list)
+	}
+	for _, f := range fit {
+		if f.Name == prgDefault {
+			return pick(f)
+		}
+	}
+	if len(fit) == 1 {
+		return pick(fit[0])
+	}
+	if len(fit) == 0 {
+		return nil, 0, fmt.Errorf("mos6502: --emit prg needs an export NAME(msg: []u8, out: mut [N]u8), 1 <= N <= 255; this module has none")
+	}
+	return nil, 0, fmt.Errorf("mos6502: --emit prg: choose the export to call with --entry NAME (exports of that shape: %s)", list)
+}
 
 // driverSource returns the TMP source of the BASIC stub and the driver
-// for the export abi (sha256(msg: []u8, out: mut [32]u8)). blank (always,
-// but in a test) blanks the screen while the hash is timed.
-func driverSource(abi *funcABI, blank bool) (string, error) {
-	if len(abi.Params) != 2 || abi.Params[0].Len == 0 || abi.Params[1].Ptr == 0 || abi.Params[1].Loc != "" {
-		return "", fmt.Errorf("mos6502: --emit prg needs an export %s(msg: []u8, out: mut [32]u8)", prgExport)
+// for the export abi, named name, shaped NAME(msg: []u8, out: mut [n]u8).
+// blank (always, but in a test) blanks the screen while the call is
+// timed.
+func driverSource(abi *funcABI, name string, n int, blank bool) (string, error) {
+	if len(abi.Params) != 2 || abi.Params[0].Len == 0 || abi.Params[1].Ptr == 0 || abi.Params[1].Loc != "" || n < 1 || n > prgMaxOut {
+		return "", fmt.Errorf("mos6502: --emit prg needs an export NAME(msg: []u8, out: mut [N]u8), 1 <= N <= %d", prgMaxOut)
 	}
 	msg, out := abi.Params[0], abi.Params[1]
 	var b asmBuf
 	b.comment("C64 program: hash a typed line")
-	b.comment(fmt.Sprintf("with %s, print digest and", prgExport))
+	b.comment(fmt.Sprintf("with %s, print out and", name))
 	b.comment("cycles (CIA #2 timers A+B)")
 	b.op("*= $0801")
 	// 10 SYS2064: next-line link, line number 10, SYS token, "2064", end.
@@ -178,7 +258,7 @@ func driverSource(abi *funcABI, blank bool) (string, error) {
 	b.op("jsr $%04x", kernalCHROUT)
 	b.op("inc di")
 	b.op("lda di")
-	b.op("cmp #$20")
+	b.op("cmp #$%02x", n)
 	b.op("bne hexlp")
 	b.op("lda #$0d")
 	b.op("jsr $%04x", kernalCHROUT)
@@ -212,7 +292,7 @@ func driverSource(abi *funcABI, blank bool) (string, error) {
 	area("pw", 1)
 	area("cycles", 4)
 	area("line", prgMaxLine+1)
-	area("digest", 32)
+	area("digest", n)
 	b.label("drvend")
 	return b.String(), nil
 }

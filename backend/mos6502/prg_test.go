@@ -125,11 +125,26 @@ type prgRun struct{ printed, badlines, stolen uint64 }
 // blanked or not while it hashes.
 func runPRG(t *testing.T, p *lang.Program, opt string, blank bool) prgRun {
 	t.Helper()
-	lay := layout{org: prgOrg, linear: true, prg: true, noBlank: !blank}
+	want := sha256.Sum256([]byte("Hello C64"))
+	return runPRGEntry(t, p, "", opt, blank, want[:])
+}
+
+// runPRGEntry runs the C64 program of p calling the export entry ("": the
+// default choice) built with opt, and checks that it prints want in hex.
+func runPRGEntry(t *testing.T, p *lang.Program, entry, opt string, blank bool, want []byte) prgRun {
+	t.Helper()
+	f, n, err := PRGEntry(p, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(want) {
+		t.Fatalf("export %s writes %d bytes, want %d", f.Name, n, len(want))
+	}
+	lay := layout{org: prgOrgFor(n), linear: true, prg: true, noBlank: !blank, entry: f.Name, outLen: n}
 	var prg []byte
 	if blank {
 		var err error
-		if prg, err = compileArtifact(p, backend.Options{Emit: "prg", Opt: opt}); err != nil {
+		if prg, err = compileArtifact(p, backend.Options{Emit: "prg", Opt: opt, Entry: entry}); err != nil {
 			t.Fatal(err)
 		}
 		if prg[0] != 0x01 || prg[1] != 0x08 {
@@ -143,6 +158,9 @@ func runPRG(t *testing.T, p *lang.Program, opt string, blank bool) prgRun {
 	prog, err := build(p, backend.Options{Opt: opt}, lay)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if prog.img.labels["drvend"] > lay.org {
+		t.Fatalf("the driver ends at $%04x, past the module's $%04x", prog.img.labels["drvend"], lay.org)
 	}
 	if !blank {
 		prg = append([]byte{0x01, 0x08}, prog.img.data...)
@@ -215,9 +233,8 @@ func runPRG(t *testing.T, p *lang.Program, opt string, blank bool) prgRun {
 	}
 	out := sb.String()
 	t.Logf("printed:\n%s", out)
-	want := sha256.Sum256([]byte("Hello C64"))
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 || lines[0] != hex.EncodeToString(want[:]) {
+	if len(lines) != 2 || lines[0] != hex.EncodeToString(want) {
 		t.Fatalf("printed %q, want the digest %x then the cycles", out, want)
 	}
 	mm := regexp.MustCompile(`^(\d+) cycles$`).FindStringSubmatch(lines[1])
@@ -237,4 +254,37 @@ func runPRG(t *testing.T, p *lang.Program, opt string, blank bool) prgRun {
 		}
 	}
 	return run
+}
+
+// TestPRGEntry builds the C64 program of stdlib/blake2b.lw, whose export
+// blake2b writes 64 bytes (blake2b_keyed's out is a slice, so blake2b is
+// the only export the program can call), by default and by --entry, runs
+// it in the emulator as TestPRG does, and checks the 64 printed bytes
+// against the golden reference; then the choices --entry refuses.
+func TestPRGEntry(t *testing.T) {
+	p, err := golden.Load("blake2b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := golden.Blake2bRef(nil, []byte("Hello C64"), 64)
+	for _, entry := range []string{"", "blake2b"} {
+		r := runPRGEntry(t, p, entry, "speed", true, want)
+		t.Logf("--entry %q: %d cycles printed", entry, r.printed)
+	}
+	for entry, msg := range map[string]string{
+		"blake2b_keyed": "--entry blake2b_keyed: not shaped NAME(msg: []u8, out: mut [N]u8), 1 <= N <= 255; exports of that shape: blake2b",
+		"nosuch":        "--entry nosuch: no export; exports of that shape: blake2b",
+	} {
+		_, err := compileArtifact(p, backend.Options{Emit: "prg", Entry: entry})
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("--entry %s: error %v, want %q", entry, err, msg)
+		}
+	}
+	sha, err := golden.Load("sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compileArtifact(sha, backend.Options{Emit: "prg", Entry: "blake2b"}); err == nil || !strings.Contains(err.Error(), "exports of that shape: sha256") {
+		t.Errorf("sha256.lw --entry blake2b: error %v", err)
+	}
 }

@@ -109,7 +109,11 @@ func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 		}
 		return []byte(prog.src), nil
 	case "prg":
-		prog, err := build(p, opts, layout{org: prgOrg, linear: true, prg: true})
+		f, n, err := PRGEntry(p, opts.Entry)
+		if err != nil {
+			return nil, err
+		}
+		prog, err := build(p, opts, layout{org: prgOrgFor(n), linear: true, prg: true, entry: f.Name, outLen: n})
 		if err != nil {
 			return nil, err
 		}
@@ -216,10 +220,10 @@ func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limi
 func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error) {
 	var only map[string]bool
 	if lay.prg {
-		if m.Func(prgExport) == nil || !m.Func(prgExport).Export {
-			return nil, fmt.Errorf("mos6502: --emit prg needs an export %s(msg: []u8, out: mut [32]u8)", prgExport)
+		if m.Func(lay.entry) == nil || !m.Func(lay.entry).Export {
+			return nil, fmt.Errorf("mos6502: --emit prg: no export %s(msg: []u8, out: mut [N]u8)", lay.entry)
 		}
-		only = map[string]bool{prgExport: true}
+		only = map[string]bool{lay.entry: true}
 	}
 	gen := generate
 	if m.W == wideW {
@@ -241,7 +245,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 	src = fmt.Sprintf("; ir: unroll %d, inline %d\n", c.unroll, c.inline) + src
 	base := lay.org
 	if lay.prg {
-		drv, err := driverSource(abis[0], !lay.noBlank)
+		drv, err := driverSource(abis[0], lay.entry, lay.outLen, !lay.noBlank)
 		if err != nil {
 			return nil, err
 		}

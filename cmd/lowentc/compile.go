@@ -20,7 +20,7 @@ import (
 
 // cmdCompile compiles one file for a target and writes the artifact.
 func cmdCompile(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(targetFlags, "--emit", "-o", "--stats", "--no-card-limits")...)
+	o, err := parseFlags(args, append(targetFlags, "--emit", "-o", "--stats", "--no-card-limits", "--entry")...)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -72,6 +72,12 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if !slices.Contains(t.Emits, bo.Emit) {
 			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(t.Emits, ", "))
 		}
+		if check := entryChecks[t.Name]; check != nil {
+			// --entry names an export: a wrong one is a usage error.
+			if err := check(p, bo, stderr); err != nil {
+				return usageError(stderr, "%v", err)
+			}
+		}
 		var stats backend.Stats
 		if o.stats {
 			bo.Stats = &stats
@@ -113,7 +119,7 @@ func validateTarget(o *options, stderr io.Writer) int {
 	}
 	// A flag for another target changes nothing: say so, without failing
 	// (scripts may pass one set of flags to every target).
-	for _, name := range append(append(targetFlags, runFlags...), "--no-card-limits") {
+	for _, name := range append(append(targetFlags, runFlags...), "--no-card-limits", "--entry") {
 		if ts, ok := flagTargets[name]; ok && o.given[name] && !slices.Contains(ts, o.target) {
 			fmt.Fprintf(stderr, "lowentc: warning: %s has no effect on target %s (it applies to %s)\n", name, o.target, strings.Join(ts, ", "))
 		}
@@ -327,3 +333,8 @@ func outError(path string, err error) error {
 	}
 	return fmt.Errorf("%s: %v", path, err)
 }
+
+// entryChecks, by target, check before compiling that the export --entry
+// names (or the default) is one the artifact can call; an error is a
+// usage error.
+var entryChecks = map[string]func(p *lang.Program, bo backend.Options, stderr io.Writer) error{}

@@ -26,6 +26,7 @@ type options struct {
 	opt     string
 	timing  string
 	maxCyc  uint64
+	entry   string // mos6502 --emit prg: the export the C64 program calls
 	// noLimits: jcvm compile: write the artifact beyond the card's limits.
 	noLimits bool
 	args     []string        // positional
@@ -43,6 +44,7 @@ var flagTargets = map[string][]string{
 	"--opt":            {"mos6502"},
 	"--timing":         {"mos6502"},
 	"--max-cycles":     {"mos6502"},
+	"--entry":          {"mos6502"},
 	"--no-card-limits": {"jcvm"},
 }
 
@@ -91,6 +93,13 @@ var allFlags = []flagSpec{
 			return fmt.Errorf("--timing takes ideal, c64 or c64-blank, not %q", v)
 		}
 		o.timing = v
+		return nil
+	}},
+	{names: []string{"--entry", "-entry"}, set: func(o *options, v string) error {
+		if v == "" {
+			return fmt.Errorf("needs the name of an export")
+		}
+		o.entry = v
 		return nil
 	}},
 	{names: []string{"--max-cycles", "-max-cycles"}, set: func(o *options, v string) error {

@@ -131,6 +131,8 @@ Flags:
   --card C       jcvm: card profile (cost model and limits): jcop4 (default), jcop3, jcop41, jcop31
   --storage S    jcvm: force a storage layout (the cost model's calibration variants)
   --opt O        mos6502: speed (default) or size
+  --entry NAME   mos6502 --emit prg: the export NAME(msg: []u8, out: mut [N]u8) the C64 program
+                 calls (default: sha256, else the only export of that shape)
   --timing T     run, bench on mos6502: ideal (default), c64 (VIC-II badlines, screen on)
                  or c64-blank (screen off, as the --emit prg driver times its hash)
   --max-cycles N run, bench on mos6502: stop a call after N cycles (default 400000000)

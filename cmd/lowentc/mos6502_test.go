@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -93,4 +94,33 @@ func TestMos6502BenchBlocksFitCap(t *testing.T) {
 	status, out, errs = lowentc("bench", "--target", "mos6502", "--max-cycles", "150000", sha, "sha256", "--block", "64")
 	assert.Equal(t, exitFail, status, out)
 	assert.Equal(t, "lowentc: mos6502: the call did not finish within 150000 cycles (--max-cycles)\n", errs)
+}
+
+// TestMos6502Entry: --entry chooses the export --emit prg calls; a name
+// that is no export of the shape NAME(msg: []u8, out: mut [N]u8), an
+// empty one, and a module with none or several such exports and no
+// --entry are usage errors listing the exports of that shape.
+func TestMos6502Entry(t *testing.T) {
+	dir := t.TempDir()
+	b2 := filepath.Join(stdlibDir, "blake2b.lw")
+	out := filepath.Join(dir, "b.prg")
+	status, _, errs := lowentc("--target", "mos6502", "--emit", "prg", "--entry", "blake2b", b2, "-o", out)
+	require.Equal(t, exitOK, status, errs)
+	status, _, errs = lowentc("--target", "mos6502", "--emit", "prg", "--entry", "blake2b_keyed", b2, "-o", out)
+	assert.Equal(t, exitUsage, status)
+	assert.Contains(t, errs, "exports of that shape: blake2b")
+	status, _, errs = lowentc("--target", "mos6502", "--emit", "prg", "--entry=", b2, "-o", out)
+	assert.Equal(t, exitUsage, status, errs)
+	status, _, errs = lowentc("--target", "mos6502", "--emit", "prg", filepath.Join(stdlibDir, "aes.lw"), "-o", out)
+	assert.Equal(t, exitUsage, status)
+	assert.Contains(t, errs, "has none")
+	two := filepath.Join(dir, "two.lw")
+	require.NoError(t, os.WriteFile(two, []byte("module two\n\nexport fn a(msg: []u8, out: mut [2]u8) effects none {\n\tout[0] = 1\n}\n\nexport fn b(msg: []u8, out: mut [3]u8) effects none {\n\tout[1] = 2\n}\n"), 0o644))
+	status, _, errs = lowentc("--target", "mos6502", "--emit", "prg", two, "-o", out)
+	assert.Equal(t, exitUsage, status)
+	assert.Contains(t, errs, "--entry NAME (exports of that shape: a, b)")
+	status, _, errs = lowentc("--target", "mos6502", "--emit", "prg", "--entry", "b", two, "-o", out)
+	assert.Equal(t, exitOK, status, errs)
+	status, _, errs = lowentc("--help")
+	assert.Equal(t, exitOK, status, errs)
 }
