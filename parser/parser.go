@@ -198,36 +198,25 @@ func firstWords(elems []string) []string {
 // splitElems splits a grammar sequence at its top-level spaces.
 func splitElems(s string) []string {
 	var out []string
-	depth, quoted, start := 0, false, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quoted:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				quoted = false
-			}
-		case c == '"':
-			quoted = true
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == ' ' && depth == 0:
-			if i > start {
-				out = append(out, s[start:i])
-			}
-			start = i + 1
+	for _, e := range splitTop(s, ' ') {
+		if e != "" {
+			out = append(out, e)
 		}
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
 	}
 	return out
 }
 
 // splitAlternatives splits a group's body at its top-level '|'.
 func splitAlternatives(s string) []string {
+	out := splitTop(s, '|')
+	for i := range out {
+		out[i] = strings.TrimSpace(out[i])
+	}
+	return out
+}
+
+// splitTop splits s at each sep outside brackets and quoted strings.
+func splitTop(s string, sep byte) []string {
 	var out []string
 	depth, quoted, start := 0, false, 0
 	for i := 0; i < len(s); i++ {
@@ -244,12 +233,12 @@ func splitAlternatives(s string) []string {
 			depth++
 		case c == ')':
 			depth--
-		case c == '|' && depth == 0:
-			out = append(out, strings.TrimSpace(s[start:i]))
+		case c == sep && depth == 0:
+			out = append(out, s[start:i])
 			start = i + 1
 		}
 	}
-	return append(out, strings.TrimSpace(s[start:]))
+	return append(out, s[start:])
 }
 
 func pos(p lexer.Position) lang.Pos {
