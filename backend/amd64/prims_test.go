@@ -1,7 +1,6 @@
 package amd64
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,17 +14,9 @@ import (
 // TestPrimitives runs backend/testdata/prims.lw (mulw, parallel
 // assignment) natively and compares every export with the VM.
 func TestPrimitives(t *testing.T) {
-	src, err := os.ReadFile("../testdata/prims.lw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	msg, refused := randprog.CheckSource(string(src), 1, 12, func(p *lang.Program) (randprog.Target, error) {
+	msg, refused := randprog.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
 		tg, _ := backend.Lookup("amd64")
-		r, err := tg.Prepare(p, backend.Options{})
-		if err != nil {
-			return nil, err
-		}
-		return randprog.FromRunner(r), nil
+		return tg.Prepare(p, backend.Options{})
 	})
 	if refused != nil {
 		t.Fatal(refused)

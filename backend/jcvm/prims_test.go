@@ -2,7 +2,6 @@ package jcvm
 
 import (
 	"math/rand"
-	"os"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
@@ -16,17 +15,9 @@ import (
 // assignment) in the simulator at both widths and compares every export
 // with the VM.
 func TestPrimitives(t *testing.T) {
-	src, err := os.ReadFile("../testdata/prims.lw")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, noInt := range []bool{false, true} {
-		msg, refused := randprog.CheckSource(string(src), 1, 12, func(p *lang.Program) (randprog.Target, error) {
-			r, err := prepare(p, backend.Options{NoInt: noInt})
-			if err != nil {
-				return nil, err
-			}
-			return randprog.FromRunner(r), nil
+		msg, refused := randprog.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
+			return prepare(p, backend.Options{NoInt: noInt})
 		})
 		if refused != nil {
 			t.Fatalf("noInt=%v: %v", noInt, refused)

@@ -2,7 +2,6 @@ package mos6502
 
 import (
 	"math/rand"
-	"os"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
@@ -15,18 +14,10 @@ import (
 // assignment) on the 6502 in both modes and compares every export with
 // the VM.
 func TestPrimitives(t *testing.T) {
-	src, err := os.ReadFile("../testdata/prims.lw")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, opt := range []string{"speed", "size"} {
-		msg, refused := randprog.CheckSource(string(src), 1, 12, func(p *lang.Program) (randprog.Target, error) {
+		msg, refused := randprog.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
 			tg, _ := backend.Lookup("mos6502")
-			r, err := tg.Prepare(p, backend.Options{Opt: opt})
-			if err != nil {
-				return nil, err
-			}
-			return randprog.FromRunner(r), nil
+			return tg.Prepare(p, backend.Options{Opt: opt})
 		})
 		if refused != nil {
 			t.Fatalf("--opt %s: %v", opt, refused)
