@@ -162,7 +162,12 @@ func cardLimit(err error) string {
 // c64Limit: the C64's memory and zero page, and the 255 trap ids of the
 // 6502 backend (docs/mos6502.md).
 func c64Limit(err error) string {
-	return limitIn(err, "more than the", "do not fit", "zero page exhausted", "run-time checks, more than 255")
+	switch l := limitIn(err, "more than the", "do not fit", "zero page exhausted", "run-time checks, more than 255"); l {
+	case "more than the", "do not fit":
+		return "program larger than the C64's memory"
+	default:
+		return l
+	}
 }
 
 // limitIn returns the first of names err's message contains, unless the
