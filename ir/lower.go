@@ -106,7 +106,7 @@ func (l *lowerer) declare(fd *lang.FuncDecl, root bool) {
 		name = fd.QualName()
 	}
 	f := l.m.NewFunction(name, fd.Export && root)
-	f.QualName, f.Pos, f.Decl = fd.QualName(), fd.Pos, fd
+	f.QualName, f.Pos, f.Source = fd.QualName(), fd.Pos, fd.SemExport()
 	l.funcs[fd] = f
 	for _, p := range fd.Params {
 		switch t := p.Type.(type) {
@@ -219,7 +219,7 @@ func (l *lowerer) body(fd *lang.FuncDecl) {
 		for k, r := range fd.Requires {
 			fl.b.Pos = r.Position()
 			c := fl.b.Check(fl.expr(r), CheckEntry, r.Position(), "the arguments do not satisfy requires clause "+r.Position().String())
-			c.Decl, c.Clause = fd, k
+			c.Source, c.Clause = f.Source, k
 		}
 	}
 	stmts := fd.Body.Stmts

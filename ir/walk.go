@@ -1,6 +1,6 @@
 package ir
 
-import "github.com/lowent/lowentc/lang"
+import "github.com/lowent/lowentc/sem"
 
 // Helpers shared by the passes: walking, use counts, substitution, cloning.
 
@@ -257,7 +257,7 @@ func (c *cloner) instr(in *Instr, dst []*Instr) []*Instr {
 }
 
 // offset returns idx moved to region r's start, appending the add it needs.
-func (c *cloner) offset(r region, idx *Value, pos lang.Pos, dst []*Instr) (*Value, []*Instr) {
+func (c *cloner) offset(r region, idx *Value, pos sem.Pos, dst []*Instr) (*Value, []*Instr) {
 	if r.off == nil || isConst(r.off, 0) {
 		return idx, dst
 	}
