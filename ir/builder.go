@@ -29,7 +29,7 @@ func (f *Function) AddParam(name string, t Type) *Value {
 
 // AddArrayParam adds an array parameter of n elements (n < 0: a slice).
 func (f *Function) AddArrayParam(name string, elem Type, n int, mut bool) *Array {
-	a := &Array{Name: f.uniqueArrayName(name), Kind: ArrParam, Elem: elem, Len: n, Per: 1, Mut: mut}
+	a := &Array{Name: f.UniqueArrayName(name), Kind: ArrParam, Elem: elem, Len: n, Per: 1, Mut: mut}
 	if n < 0 {
 		a.Len = -1
 	}

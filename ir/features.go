@@ -86,6 +86,9 @@ func expandSHA(b *Builder, op Op, a []*Value) []*Value {
 	panic(fmt.Sprintf("BUG: expandSHA of %s", op))
 }
 
+// SHA256Op is the op of a SHA-256 builtin (OpInvalid for any other builtin).
+func SHA256Op(id sem.BuiltinID) Op { return shaOps[id] }
+
 // shaOps maps the SHA-256 builtins to their ops, and shaBuiltin back.
 var (
 	shaOps     = map[sem.BuiltinID]Op{sem.BSHA256Rnds2: OpSHA256Rnds2, sem.BSHA256Msg1: OpSHA256Msg1, sem.BSHA256Msg2: OpSHA256Msg2}

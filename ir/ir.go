@@ -208,12 +208,14 @@ func (f *Function) NewValue(t Type) *Value {
 
 // NewLocal adds a local array to f, with a name unique among f's arrays.
 func (f *Function) NewLocal(name string, elem Type, n int) *Array {
-	a := &Array{Name: f.uniqueArrayName(name), Kind: ArrLocal, Elem: elem, Len: n, Per: 1, Mut: true}
+	a := &Array{Name: f.UniqueArrayName(name), Kind: ArrLocal, Elem: elem, Len: n, Per: 1, Mut: true}
 	f.Locals = append(f.Locals, a)
 	return a
 }
 
-func (f *Function) uniqueArrayName(name string) string {
+// UniqueArrayName returns name, or name with a number added, so that no
+// parameter or local array of f is already called that.
+func (f *Function) UniqueArrayName(name string) string {
 	taken := func(n string) bool {
 		for _, p := range f.Params {
 			if p.Arr != nil && p.Arr.Name == n {

@@ -143,8 +143,8 @@ func countInstrs(b *Block) int {
 	return n
 }
 
-// constOf returns the constant value of v and whether it is one.
-func constOf(v *Value) (uint64, bool) {
+// ConstOf returns the constant value of v and whether it is one.
+func ConstOf(v *Value) (uint64, bool) {
 	if v != nil && v.Def != nil && v.Def.Op == OpConst {
 		return v.Def.Aux, true
 	}
@@ -153,7 +153,7 @@ func constOf(v *Value) (uint64, bool) {
 
 // isConst reports whether v is the constant c.
 func isConst(v *Value, c uint64) bool {
-	x, ok := constOf(v)
+	x, ok := ConstOf(v)
 	return ok && x == c
 }
 
