@@ -1,6 +1,6 @@
 package ir
 
-import "github.com/lowent/lowentc/lang"
+import "github.com/lowent/lowentc/sem"
 
 // NewModule makes an empty module.
 func NewModule(name string) *Module { return &Module{Name: name} }
@@ -29,7 +29,7 @@ func (f *Function) AddParam(name string, t Type) *Value {
 
 // AddArrayParam adds an array parameter of n elements (n < 0: a slice).
 func (f *Function) AddArrayParam(name string, elem Type, n int, mut bool) *Array {
-	a := &Array{Name: f.uniqueArrayName(name), Kind: ArrParam, Elem: elem, Len: n, Per: 1, Mut: mut}
+	a := &Array{Name: f.UniqueArrayName(name), Kind: ArrParam, Elem: elem, Len: n, Per: 1, Mut: mut}
 	if n < 0 {
 		a.Len = -1
 	}
@@ -51,7 +51,7 @@ func (f *Function) SetResults(ts ...Type) {
 type Builder struct {
 	F   *Function
 	Blk *Block
-	Pos lang.Pos // given to every instruction built
+	Pos sem.Pos // given to every instruction built
 }
 
 // NewBuilder returns a builder appending to f's body.
@@ -67,7 +67,7 @@ func (b *Builder) At(blk *Block) *Builder { return &Builder{F: b.F, Blk: blk, Po
 
 // Emit appends in to the current block.
 func (b *Builder) Emit(in *Instr) *Instr {
-	if in.Pos == (lang.Pos{}) {
+	if in.Pos == (sem.Pos{}) {
 		in.Pos = b.Pos
 	}
 	b.Blk.Instrs = append(b.Blk.Instrs, in)
@@ -183,7 +183,7 @@ func (b *Builder) StoreBytes(bigEndian bool, arr *Array, v *Value, off ...*Value
 }
 
 // Check stops the program with msg at pos when cond is false.
-func (b *Builder) Check(cond *Value, kind CheckKind, pos lang.Pos, msg string) *CheckInfo {
+func (b *Builder) Check(cond *Value, kind CheckKind, pos sem.Pos, msg string) *CheckInfo {
 	in := b.Instr(OpCheck, nil, cond)
 	in.Check = &CheckInfo{Kind: kind, Pos: pos, Msg: msg}
 	return in.Check

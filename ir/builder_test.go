@@ -1,8 +1,9 @@
-package ir
+package ir_test
 
 import (
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/stretchr/testify/require"
 )

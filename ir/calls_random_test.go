@@ -1,4 +1,4 @@
-package ir
+package ir_test
 
 import (
 	"errors"
@@ -13,7 +13,9 @@ import (
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/internal/testlong"
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 	"github.com/lowent/lowentc/vm"
 )
 
@@ -90,7 +92,7 @@ func checkRandomCalls(seed uint64) (int, string) {
 	var mods []*Module
 	calls := 0
 	for _, w := range widths {
-		m, err := Compile(p, Options{W: w, Unroll: unroll, InlineBudget: budget, Verify: seed%5 == 0})
+		m, err := lower.Compile(p, Options{W: w, Unroll: unroll, InlineBudget: budget, Verify: seed%5 == 0})
 		if err != nil {
 			return 0, fmt.Sprintf("compile W=%d budget=%d unroll=%d: %v\n%s", w, budget, unroll, err, src)
 		}

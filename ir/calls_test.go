@@ -1,11 +1,13 @@
-package ir
+package ir_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // Passes on modules that keep calls (Options.InlineBudget), and the
@@ -162,7 +164,7 @@ func TestUnrollFoldCopypropWithCalls(t *testing.T) {
 	}
 	walkInstrs(m.Func("f").Body, func(in *Instr) {
 		if in.Op == OpCall {
-			if _, ok := constOf(in.Args[1]); !ok {
+			if _, ok := ConstOf(in.Args[1]); !ok {
 				t.Errorf("region offset not folded to a constant:\n%s", m)
 			}
 		}
@@ -219,7 +221,7 @@ func TestKeptCallsEveryWidth(t *testing.T) {
 		{arrayArg(^uint64(0), 0, 1<<63, 5, 6, 7, ^uint64(0)), arrayArg(^uint64(0), 2, 3, ^uint64(0), 5, 6), {Word: ^uint64(0)}},
 	}
 	for _, w := range widths {
-		m, err := Compile(p, Options{W: w, Unroll: DefaultUnroll, InlineBudget: InlineNone, Verify: true})
+		m, err := lower.Compile(p, Options{W: w, Unroll: DefaultUnroll, InlineBudget: InlineNone, Verify: true})
 		if err != nil {
 			t.Fatalf("W=%d: %v", w, err)
 		}
@@ -247,7 +249,7 @@ func TestKeptCallsEveryWidth(t *testing.T) {
 func TestLegalizedCallShape(t *testing.T) {
 	p := load(t, keptCallsSrc)
 	for _, w := range []int{64, 32, 16, 8} {
-		m, err := Compile(p, Options{W: w, InlineBudget: InlineNone})
+		m, err := lower.Compile(p, Options{W: w, InlineBudget: InlineNone})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,7 +315,7 @@ export fn e2(x: u32) -> u32 effects none {
 }
 `
 	p := load(t, src)
-	m, err := Compile(p, Options{Unroll: 0, InlineBudget: 8, Verify: true})
+	m, err := lower.Compile(p, Options{Unroll: 0, InlineBudget: 8, Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +340,7 @@ export fn e2(x: u32) -> u32 effects none {
 		t.Errorf("calls %v, want e1->big x3, e2->e1\n%s", calls, m)
 	}
 	for _, w := range widths {
-		mw, err := Compile(p, Options{W: w, InlineBudget: 8, Verify: true})
+		mw, err := lower.Compile(p, Options{W: w, InlineBudget: 8, Verify: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,7 +355,7 @@ export fn e2(x: u32) -> u32 effects none {
 		}
 	}
 	// The default still inlines everything.
-	m0, err := Compile(p, Options{Verify: true})
+	m0, err := lower.Compile(p, Options{Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,13 @@
-package ir
+package ir_test
 
 import (
 	"fmt"
 	"math/rand"
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // Programs using each statement form, array kind and builtin, compared with
@@ -95,7 +97,7 @@ export fn m32(a: u32, b: u32) -> (u32, u32, u64) effects none {
 	d := newDiff(t, src)
 	// Java Card's pipeline: mulw expanded into half-limb products.
 	for _, w := range []int{64, 32, 16, 8} {
-		m, err := Compile(d.p, Options{W: w, Unroll: DefaultUnroll, Verify: true, Expand: ExpandMulW})
+		m, err := lower.Compile(d.p, Options{W: w, Unroll: DefaultUnroll, Verify: true, Expand: ExpandMulW})
 		if err != nil {
 			t.Fatalf("compile W=%d with mulw expanded: %v", w, err)
 		}
@@ -233,7 +235,7 @@ export fn swap(a: u16, b: u16) -> (u16, u16) effects none {
 	d := newDiff(t, src)
 	// Java Card's pipeline: mulw expanded into half-limb products.
 	for _, w := range []int{64, 32, 16, 8} {
-		m, err := Compile(d.p, Options{W: w, Unroll: DefaultUnroll, Verify: true, Expand: ExpandMulW})
+		m, err := lower.Compile(d.p, Options{W: w, Unroll: DefaultUnroll, Verify: true, Expand: ExpandMulW})
 		if err != nil {
 			t.Fatalf("compile W=%d with mulw expanded: %v", w, err)
 		}

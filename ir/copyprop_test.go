@@ -1,6 +1,10 @@
-package ir
+package ir_test
 
-import "testing"
+import (
+	"testing"
+
+	. "github.com/lowent/lowentc/ir"
+)
 
 func TestCopyprop(t *testing.T) {
 	m := NewModule("t")

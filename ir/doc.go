@@ -1,8 +1,10 @@
 // Package ir is lowentc's target-independent middle: a word-level SSA IR with
 // structured control flow, its printer, checker (Verify) and interpreter
-// (Run), the lowering from a checked lang.Program (Lower), the optimization
-// passes, and the legalization to limbs of a target width W. Every backend
-// consumes a legalized module from Compile.
+// (Run), the optimization passes, and the legalization to limbs of a target
+// width W. Package lower builds a module from a checked program; every
+// backend consumes a legalized module from lower.Compile. Package ir
+// depends on the language only through package sem, never on the syntax
+// tree.
 //
 // # Values and types
 //
@@ -49,7 +51,7 @@
 // low half of (hi:lo) >> n), eq, ne, ult, ule (bool results), zext, trunc,
 // select, addc/subb (a, b, carry-in bool -> sum or difference, carry-out or
 // borrow-out bool), mulw (low and high halves of the double-width product),
-// clmul_lo, clmul_hi, aes_enc, aes_enclast (lang.ClmulLo etc.). Effects:
+// clmul_lo, clmul_hi, aes_enc, aes_enclast (sem.ClmulLo etc.). Effects:
 // store, storele/storebe, check (stop with a position and message when the
 // condition is false; its kind says why: bounds, requires, chunks, div, or
 // entry for an exported function's requires, a fault of the caller), call,
@@ -69,7 +71,7 @@
 // element and not after; a backend keeps, at the same element index, a
 // load of one parameter array before a later store to another, and may
 // reorder accesses to different indices. A failed entry check is the
-// error CheckInfo.Err gives: the lang.Fault of its requires clause.
+// error CheckInfo.Err gives: the sem.Fault of its requires clause.
 //
 // # Calls
 //
@@ -123,7 +125,7 @@
 //
 // # Pipeline
 //
-// Compile = Lower, then Passes in order: inline (policy
+// lower.Compile = lower.Program, then Optimize: Passes in order: inline (policy
 // Options.InlineBudget), then rounds of fold, sroa, copyprop, unroll (budget
 // Options.Unroll, per function), cse and dce, then legalize (when
 // Options.W > 0) and a last cleanup. Every pass works function by function

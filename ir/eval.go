@@ -3,7 +3,7 @@ package ir
 import (
 	"math/bits"
 
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The meaning of every pure op on constant operands, shared by the
@@ -129,17 +129,17 @@ func eval2(op Op, t Type, x, y, c uint64) (uint64, uint64) {
 func evalBuiltin(op Op, a []uint64) []uint64 {
 	switch op {
 	case OpClmulLo:
-		return []uint64{lang.ClmulLo(a[0], a[1])}
+		return []uint64{sem.ClmulLo(a[0], a[1])}
 	case OpClmulHi:
-		return []uint64{lang.ClmulHi(a[0], a[1])}
+		return []uint64{sem.ClmulHi(a[0], a[1])}
 	case OpAESEnc:
-		x, y := lang.AESEnc(a[0], a[1], a[2], a[3])
+		x, y := sem.AESEnc(a[0], a[1], a[2], a[3])
 		return []uint64{x, y}
 	case OpAESEncLast:
-		x, y := lang.AESEncLast(a[0], a[1], a[2], a[3])
+		x, y := sem.AESEncLast(a[0], a[1], a[2], a[3])
 		return []uint64{x, y}
 	case OpSHA256Rnds2, OpSHA256Msg1, OpSHA256Msg2:
-		r := lang.SHA256Builtin(shaBuiltin[op], a)
+		r := sem.SHA256Builtin(shaBuiltin[op], a)
 		return r[:]
 	}
 	panic("BUG: evalBuiltin of " + op.String())

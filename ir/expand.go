@@ -31,7 +31,7 @@ func expand(m *Module, o *Options) error {
 	}
 	wt := WordType(w) // the limb type, for loop indexes
 	rewrite(m, func(nb *Builder, in *Instr) []*Value {
-		_, constArg := constOf(argOr(in, 1))
+		_, constArg := ConstOf(argOr(in, 1))
 		switch {
 		case o.Expand&ExpandDiv != 0 && (in.Op == OpDivU || in.Op == OpRemU) && !constArg:
 			q, r := divide(nb, wt, in.Args[0], in.Args[1])

@@ -1,9 +1,11 @@
-package ir
+package ir_test
 
 import (
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // TestExpandPass: with every expansion, no divu/remu by a variable, no
@@ -22,14 +24,14 @@ export fn f(x: u64, y: u64, a: u8, b: u8, n: u32) -> (u64, u64, u8, u8, u32, u64
 	inputs := [][]uint64{{0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}, {0xffffffffffffffff, 0x100000001, 255, 16, 0xdeadbeef},
 		{0x123456789abcdef0, 0xfedcba9876543210, 200, 255, 0x80000000}, {12345, 0x8000000000000000, 7, 3, 33}}
 	for _, w := range []int{32, 16, 8} {
-		m, err := Compile(p, Options{W: w, Unroll: DefaultUnroll, Expand: all, Verify: true})
+		m, err := lower.Compile(p, Options{W: w, Unroll: DefaultUnroll, Expand: all, Verify: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var left int
 		for _, f := range m.Funcs {
 			walkInstrs(f.Body, func(in *Instr) {
-				_, c := constOf(argOr(in, 1))
+				_, c := ConstOf(argOr(in, 1))
 				switch {
 				case in.Op == OpMulW, (in.Op == OpDivU || in.Op == OpRemU || in.Op == OpRotl || in.Op == OpRotr) && !c:
 					left++

@@ -15,18 +15,18 @@ package ir
 import (
 	"fmt"
 
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 func features(m *Module, o *Options) error {
-	native := o.Features.Has(lang.FeatSHA) && (o.W == 0 || o.W == 64)
+	native := o.Features.Has(sem.FeatSHA) && (o.W == 0 || o.W == 64)
 	rewrite(m, func(nb *Builder, in *Instr) []*Value {
 		switch {
 		case in.Op == OpHave && !o.KeepHave:
-			return []*Value{nb.Const(Bool, b2u(o.Features.Has(lang.Feature(in.Aux))))}
+			return []*Value{nb.Const(Bool, b2u(o.Features.Has(sem.Feature(in.Aux))))}
 		case isSHA(in.Op) && o.KeepHave:
 			have := nb.Instr(OpHave, []Type{Bool})
-			have.Aux = uint64(lang.FeatSHA)
+			have.Aux = uint64(sem.FeatSHA)
 			u32s := []Type{U32, U32, U32, U32}
 			return nb.If(have.Results[0], u32s, func(t *Builder) []*Value {
 				return t.Instr(in.Op, u32s, in.Args...).Results
@@ -86,11 +86,14 @@ func expandSHA(b *Builder, op Op, a []*Value) []*Value {
 	panic(fmt.Sprintf("BUG: expandSHA of %s", op))
 }
 
+// SHA256Op is the op of a SHA-256 builtin (OpInvalid for any other builtin).
+func SHA256Op(id sem.BuiltinID) Op { return shaOps[id] }
+
 // shaOps maps the SHA-256 builtins to their ops, and shaBuiltin back.
 var (
-	shaOps     = map[lang.BuiltinID]Op{lang.BSHA256Rnds2: OpSHA256Rnds2, lang.BSHA256Msg1: OpSHA256Msg1, lang.BSHA256Msg2: OpSHA256Msg2}
-	shaBuiltin = func() map[Op]lang.BuiltinID {
-		m := map[Op]lang.BuiltinID{}
+	shaOps     = map[sem.BuiltinID]Op{sem.BSHA256Rnds2: OpSHA256Rnds2, sem.BSHA256Msg1: OpSHA256Msg1, sem.BSHA256Msg2: OpSHA256Msg2}
+	shaBuiltin = func() map[Op]sem.BuiltinID {
+		m := map[Op]sem.BuiltinID{}
 		for b, op := range shaOps {
 			m[op] = b
 		}

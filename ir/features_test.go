@@ -1,9 +1,11 @@
-package ir
+package ir_test
 
 import (
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 const featuresSrc = `module t
@@ -31,7 +33,7 @@ func TestFeaturesPass(t *testing.T) {
 		return countOps(m, OpSHA256Rnds2) + countOps(m, OpSHA256Msg1) + countOps(m, OpSHA256Msg2)
 	}
 
-	m, err := Lower(p)
+	m, err := lower.Program(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,18 +42,18 @@ func TestFeaturesPass(t *testing.T) {
 		t.Errorf("no features: %d SHA-256 ops and %d have left\n%s", n, h, m)
 	}
 
-	m, _ = Lower(p)
+	m, _ = lower.Program(p)
 	applyPass(t, m, features, Options{KeepHave: true}, "f", inputs...)
 	if n, h := shaOps(m), countOps(m, OpHave); n != 3 || h != 4 {
 		t.Errorf("KeepHave: %d SHA-256 ops and %d have, want 3 and 4 (one per op and the source's)\n%s", n, h, m)
 	}
 
-	m, _ = Lower(p)
+	m, _ = lower.Program(p)
 	applyPass(t, m, features, Options{Features: lang.FeatureSet(lang.FeatSHA), W: 32}, "f")
 	if n := shaOps(m); n != 0 {
 		t.Errorf("sha at W=32: %d SHA-256 ops left (they exist only at W=64)", n)
 	}
-	m, _ = Lower(p)
+	m, _ = lower.Program(p)
 	applyPass(t, m, features, Options{Features: lang.FeatureSet(lang.FeatSHA), W: 64}, "f")
 	if n, h := shaOps(m), countOps(m, OpHave); n != 3 || h != 0 {
 		t.Errorf("sha at W=64: %d SHA-256 ops and %d have, want 3 and 0", n, h)

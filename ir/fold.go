@@ -101,7 +101,7 @@ func (fd *folder) simplify(in *Instr) *Value {
 	var c [3]uint64
 	all := true
 	for i, a := range in.Args {
-		v, ok := constOf(a)
+		v, ok := ConstOf(a)
 		if !ok {
 			all = false
 		} else if i < 3 {
@@ -177,7 +177,7 @@ func (fd *folder) simplify(in *Instr) *Value {
 			}
 		}
 	case OpShl, OpShr, OpRotl, OpRotr:
-		if s, ok := constOf(a[1]); ok {
+		if s, ok := ConstOf(a[1]); ok {
 			n := uint64(t.Bits())
 			if (in.Op == OpRotl || in.Op == OpRotr) && s%n == 0 || s == 0 {
 				return a[0]
@@ -216,7 +216,7 @@ func (fd *folder) simplify(in *Instr) *Value {
 			return d.Args[0]
 		}
 	case OpSelect:
-		if c, ok := constOf(a[0]); ok {
+		if c, ok := ConstOf(a[0]); ok {
 			if c != 0 {
 				return a[1]
 			}
@@ -231,7 +231,7 @@ func (fd *folder) simplify(in *Instr) *Value {
 
 // log2Const reports k when v is the constant 2^k.
 func log2Const(v *Value) (int, bool) {
-	c, ok := constOf(v)
+	c, ok := ConstOf(v)
 	if !ok || c == 0 || c&(c-1) != 0 {
 		return 0, false
 	}
@@ -255,7 +255,7 @@ func (fd *folder) pair(in *Instr) bool {
 	var c [3]uint64
 	all := true
 	for i, x := range a {
-		v, ok := constOf(x)
+		v, ok := ConstOf(x)
 		all = all && ok
 		c[i] = v
 	}
@@ -313,7 +313,7 @@ func (fd *folder) ifInstr(in *Instr) {
 	for _, b := range in.Blocks {
 		b.Instrs = fd.instrs(b.Instrs)
 	}
-	c, ok := constOf(in.Args[0])
+	c, ok := ConstOf(in.Args[0])
 	if !ok {
 		fd.emit(in)
 		return

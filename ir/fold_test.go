@@ -1,8 +1,9 @@
-package ir
+package ir_test
 
 import (
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -27,13 +28,13 @@ func TestFold(t *testing.T) {
 		t.Fatalf("if, check, table load or division left:\n%s", m)
 	}
 	ret := m.Funcs[0].Body.Term()
-	if v, ok := constOf(ret.Args[0]); !ok || v != 44 {
+	if v, ok := ConstOf(ret.Args[0]); !ok || v != 44 {
 		t.Errorf("first result is not the constant 44:\n%s", m)
 	}
 	if ret.Args[1] != x {
 		t.Errorf("x+0|0^(x^x) is not x:\n%s", m)
 	}
-	if v, ok := constOf(ret.Args[2]); !ok || v != 30 {
+	if v, ok := ConstOf(ret.Args[2]); !ok || v != 30 {
 		t.Errorf("G[2] is not the constant 30:\n%s", m)
 	}
 }
@@ -50,7 +51,7 @@ func TestFoldLimbOps(t *testing.T) {
 	b.Return(s, co, lo, hi)
 	applyPass(t, m, fold, Options{}, "f", words(0), words(77), words(255))
 	ret := m.Funcs[0].Body.Term()
-	if v, _ := constOf(ret.Args[0]); v != 45 || !isConst(ret.Args[1], 1) || ret.Args[2] != x || !isConst(ret.Args[3], 0) {
+	if v, _ := ConstOf(ret.Args[0]); v != 45 || !isConst(ret.Args[1], 1) || ret.Args[2] != x || !isConst(ret.Args[3], 0) {
 		t.Fatalf("200+100+1 should be 45 carry 1, x*1 should be x, 0:\n%s", m)
 	}
 }

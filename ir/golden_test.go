@@ -1,11 +1,13 @@
-package ir
+package ir_test
 
 import (
 	"fmt"
 	"sync"
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
@@ -33,7 +35,7 @@ func (r *irRunner) compile(p *lang.Program) (*Module, error) {
 	m, ok := r.cache[p]
 	if !ok {
 		var err error
-		m, err = Compile(p, Options{W: r.w, Unroll: DefaultUnroll, InlineBudget: r.budget, Features: r.feats, Verify: true})
+		m, err = lower.Compile(p, Options{W: r.w, Unroll: DefaultUnroll, InlineBudget: r.budget, Features: r.feats, Verify: true})
 		if err != nil {
 			return nil, err
 		}

@@ -1,10 +1,12 @@
-package ir
+package ir_test
 
 import (
 	"testing"
 
 	"github.com/lowent/lowentc/driver"
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 	"github.com/lowent/lowentc/vm"
 )
 
@@ -24,7 +26,7 @@ var widths = []int{0, 64, 32, 16, 8}
 // compile runs the pipeline at width w with the IR checker after every pass.
 func compile(t *testing.T, p *lang.Program, w int) *Module {
 	t.Helper()
-	m, err := Compile(p, Options{W: w, Unroll: DefaultUnroll, Verify: true})
+	m, err := lower.Compile(p, Options{W: w, Unroll: DefaultUnroll, Verify: true})
 	if err != nil {
 		t.Fatalf("compile W=%d: %v", w, err)
 	}

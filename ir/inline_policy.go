@@ -63,7 +63,7 @@ func (pl *inlinePlan) function(f *Function) error {
 // copyFunction returns a module holding a deep copy of f and of m's
 // globals, which legalization may rewrite without touching m.
 func copyFunction(m *Module, f *Function) *Module {
-	nf := &Function{Name: f.Name, QualName: f.QualName, Export: f.Export, Pos: f.Pos, Decl: f.Decl, Sig: f.Sig, Results: append([]Type(nil), f.Results...)}
+	nf := &Function{Name: f.Name, QualName: f.QualName, Export: f.Export, Pos: f.Pos, Source: f.Source, Sig: f.Sig, Results: append([]Type(nil), f.Results...)}
 	c := newCloner(nf)
 	cp := &Module{Name: m.Name, Funcs: []*Function{nf}, outer: m}
 	for _, g := range m.Globals {

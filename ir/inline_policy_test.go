@@ -1,9 +1,10 @@
-package ir
+package ir_test
 
 import (
 	"fmt"
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )

@@ -1,10 +1,11 @@
-package ir
+package ir_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -80,9 +81,8 @@ func TestInlineRejectsRecursion(t *testing.T) {
 // TestInlineSizeLimit: calls that multiply (each level calls the next four
 // times) are refused once the export would pass the size limit.
 func TestInlineSizeLimit(t *testing.T) {
-	saved := maxFunctionSize
-	maxFunctionSize = 5000
-	defer func() { maxFunctionSize = saved }()
+	saved := SetMaxFunctionSize(5000)
+	defer SetMaxFunctionSize(saved)
 	m := NewModule("t")
 	var prev *Function
 	for level := 0; level < 12; level++ {

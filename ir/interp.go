@@ -3,7 +3,7 @@ package ir
 import (
 	"fmt"
 
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The interpreter runs IR at any stage: before and after inlining, with
@@ -14,7 +14,7 @@ import (
 // Trap is the error a failed check produces: the program stopped at Pos.
 type Trap struct {
 	Kind CheckKind
-	Pos  lang.Pos
+	Pos  sem.Pos
 	Msg  string
 }
 

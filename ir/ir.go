@@ -3,7 +3,7 @@ package ir
 import (
 	"sync"
 
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Value is an SSA value: the result of one instruction, a block parameter
@@ -27,7 +27,7 @@ type Instr struct {
 	Callee  *Function  // call
 	Check   *CheckInfo // check
 	Blocks  []*Block   // if: then, else; for: body
-	Pos     lang.Pos   // source position, when known (for diagnostics and dumps)
+	Pos     sem.Pos    // source position, when known (for diagnostics and dumps)
 }
 
 // Block is a list of instructions ending with a terminator (yield or return).
@@ -73,27 +73,27 @@ func (k CheckKind) String() string {
 // CheckInfo is what a check reports when its condition is false.
 type CheckInfo struct {
 	Kind CheckKind
-	Pos  lang.Pos
+	Pos  sem.Pos
 	Msg  string
-	// An entry check is requires clause Clause (0-based) of export Decl;
+	// An entry check is requires clause Clause (0-based) of export Source;
 	// an overlap check says that the buffer of parameter Clause (an index
-	// into Decl.Params; from len(Decl.Params) on, the array results)
+	// into Source.Params; from len(Source.Params) on, the array results)
 	// overlaps that of parameter Other.
-	Decl   *lang.FuncDecl
+	Source *sem.Export
 	Clause int
 	Other  int
 }
 
 // Err is the error check c failing is: for an entry check the fault
-// lang.RequiresFault formats (the same on every target), for any other
+// sem.RequiresFault formats (the same on every target), for any other
 // check a *Trap at its position. Backends report which check failed and
 // turn it into the error here.
 func (c *CheckInfo) Err() error {
-	if c.Kind == CheckEntry && c.Decl != nil {
-		return lang.RequiresFault(c.Decl, c.Clause)
+	if c.Kind == CheckEntry && c.Source != nil {
+		return sem.RequiresFault(c.Source, c.Clause)
 	}
-	if c.Kind == CheckOverlap && c.Decl != nil {
-		return lang.OverlapFault(c.Decl, c.Clause, c.Other)
+	if c.Kind == CheckOverlap && c.Source != nil {
+		return sem.OverlapFault(c.Source, c.Clause, c.Other)
 	}
 	return &Trap{Kind: c.Kind, Pos: c.Pos, Msg: c.Msg}
 }
@@ -144,7 +144,7 @@ type SigParam struct {
 }
 
 // Signature is a function's source-level interface, used by Run to convert
-// lang.Values to and from the IR's parameters at any legalization width.
+// sem.Values to and from the IR's parameters at any legalization width.
 // Array results are passed as extra trailing `mut` array parameters.
 type Signature struct {
 	Params  []SigParam
@@ -156,8 +156,8 @@ type Function struct {
 	Name     string // the Lowent name (an export's name is its entry-point name)
 	QualName string // MODULE.NAME
 	Export   bool
-	Pos      lang.Pos
-	Decl     *lang.FuncDecl // the source function (nil for one built by hand)
+	Pos      sem.Pos
+	Source   *sem.Export // what its faults say of the source function (nil for one built by hand)
 	Params   []*Param
 	Results  []Type
 	Locals   []*Array
@@ -208,12 +208,14 @@ func (f *Function) NewValue(t Type) *Value {
 
 // NewLocal adds a local array to f, with a name unique among f's arrays.
 func (f *Function) NewLocal(name string, elem Type, n int) *Array {
-	a := &Array{Name: f.uniqueArrayName(name), Kind: ArrLocal, Elem: elem, Len: n, Per: 1, Mut: true}
+	a := &Array{Name: f.UniqueArrayName(name), Kind: ArrLocal, Elem: elem, Len: n, Per: 1, Mut: true}
 	f.Locals = append(f.Locals, a)
 	return a
 }
 
-func (f *Function) uniqueArrayName(name string) string {
+// UniqueArrayName returns name, or name with a number added, so that no
+// parameter or local array of f is already called that.
+func (f *Function) UniqueArrayName(name string) string {
 	taken := func(n string) bool {
 		for _, p := range f.Params {
 			if p.Arr != nil && p.Arr.Name == n {

@@ -331,7 +331,7 @@ func (lz *legalizer) shift(in *Instr, args []limbs) {
 	}
 	if s, ok := constGroup(amt, lz.w); ok {
 		if lz.n(amtType) == 1 {
-			s, _ = constOf(amt[0])
+			s, _ = ConstOf(amt[0])
 		}
 		if (in.Op == OpShl || in.Op == OpShr) && s >= uint64(bitsT) {
 			lz.set(in, lz.zeros(lz.wt, len(args[0])))

@@ -1,10 +1,11 @@
-package ir
+package ir_test
 
 import (
 	"fmt"
 	"math/rand"
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 

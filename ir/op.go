@@ -48,19 +48,19 @@ const (
 	OpSubB // subb(a, b, bin bool) -> (a-b-bin mod 2^n, borrow-out bool)
 	OpMulW // mulw(a, b) -> (low n bits, high n bits) of the 2n-bit product
 
-	// Builtins with one meaning on every target (lang.ClmulLo, lang.AESEnc...).
+	// Builtins with one meaning on every target (sem.ClmulLo, sem.AESEnc...).
 	// After legalization their u64 operands and results are limb groups.
 	OpClmulLo    // (a, b u64) -> u64
 	OpClmulHi    // (a, b u64) -> u64
 	OpAESEnc     // (s0, s1, k0, k1 u64) -> (u64, u64)
 	OpAESEncLast // (s0, s1, k0, k1 u64) -> (u64, u64)
-	// The SHA-256 builtins on u32 lanes (lang.SHA256Rnds2...). They exist
+	// The SHA-256 builtins on u32 lanes (sem.SHA256Rnds2...). They exist
 	// only in IR that is not legalized below W=64: pass features expands
 	// them into plain u32 arithmetic everywhere else.
 	OpSHA256Rnds2 // (cdgh 4 u32, abef 4 u32, wk0, wk1 u32) -> 4 u32
 	OpSHA256Msg1  // (x 4 u32, y 4 u32) -> 4 u32
 	OpSHA256Msg2  // (x 4 u32, y 4 u32) -> 4 u32
-	// OpHave is `have FEATURE` (Aux = the lang.Feature): a bool a backend
+	// OpHave is `have FEATURE` (Aux = the sem.Feature): a bool a backend
 	// answers per compiled variant. Pass features folds it unless
 	// Options.KeepHave.
 	OpHave

@@ -1,4 +1,4 @@
-package ir
+package ir_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Options control Compile.
@@ -30,7 +30,7 @@ type Options struct {
 	InlineBudget int
 	// Features are the hardware features the compiled code may assume:
 	// `have F` is true exactly for these (see pass features).
-	Features lang.FeatureSet
+	Features sem.FeatureSet
 	// Expand lists limb operations the target cannot select; pass expand
 	// rewrites them after legalization.
 	Expand Expand
@@ -108,26 +108,6 @@ func PassNames() []string {
 	return names
 }
 
-// Compile lowers a checked program to IR and runs the pipeline.
-func Compile(p *lang.Program, opts Options) (m *Module, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			m, err = nil, fmt.Errorf("internal compiler error: %v", r)
-		}
-	}()
-	m, err = Lower(p)
-	if err != nil {
-		return nil, err
-	}
-	if err := opts.after(m, "lower", 1); err != nil {
-		return nil, err
-	}
-	if err := Optimize(m, opts); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // Optimize runs the pipeline on a lowered module.
 func Optimize(m *Module, opts Options) error {
 	switch opts.W {
@@ -153,7 +133,7 @@ func Optimize(m *Module, opts Options) error {
 		if err := p.Run(m, &opts); err != nil {
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
-		if err := opts.after(m, p.Name, count[p.Name]); err != nil {
+		if err := opts.AfterPass(m, p.Name, count[p.Name]); err != nil {
 			return err
 		}
 	}
@@ -186,8 +166,9 @@ func runBetween(sub *Module, o *Options, after, before string, verify bool) erro
 	return nil
 }
 
-// after dumps and verifies m after the nth run of pass name, as asked.
-func (o *Options) after(m *Module, name string, nth int) error {
+// AfterPass dumps and verifies m after the nth run of pass name, as o
+// asks: Optimize calls it after each pass, and the lowering after "lower".
+func (o *Options) AfterPass(m *Module, name string, nth int) error {
 	if o.Dump != nil && (o.DumpAfter == "all" || o.DumpAfter == name) {
 		fmt.Fprintf(o.Dump, "# after %s (#%d)\n", name, nth)
 		m.Print(o.Dump)

@@ -3,7 +3,7 @@ package ir
 import (
 	"fmt"
 
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Run calls the function export of m (normally an exported one) with the
@@ -11,7 +11,7 @@ import (
 // flattened row-major in Elems; `mut` arrays are updated in place. At W < 64
 // the values are split into limbs and joined again here. A failed check
 // returns a *Trap naming its source position.
-func Run(m *Module, export string, args []lang.Value) (results []lang.Value, err error) {
+func Run(m *Module, export string, args []sem.Value) (results []sem.Value, err error) {
 	f := m.Func(export)
 	if f == nil {
 		return nil, fmt.Errorf("no function %s in module %s", export, m.Name)
@@ -28,7 +28,7 @@ func Run(m *Module, export string, args []lang.Value) (results []lang.Value, err
 	}
 	if n := localLimbs(f, map[*Function]int64{}); n > maxLimbs {
 		return nil, fmt.Errorf("%s: ir: a call of %s needs %s limbs of local arrays; the interpreter's limit is %s limbs (2 GiB)",
-			f.Pos, f.Name, lang.Thousands(n), lang.Thousands(maxLimbs))
+			f.Pos, f.Name, sem.Thousands(n), sem.Thousands(maxLimbs))
 	}
 	it := &interp{m: m, w: m.W}
 	scalars, arrays, err := bindArgs(m, f, args)
@@ -57,14 +57,14 @@ func Run(m *Module, export string, args []lang.Value) (results []lang.Value, err
 		pi++
 		ai++
 	}
-	results = make([]lang.Value, len(f.Sig.Results))
+	results = make([]sem.Value, len(f.Sig.Results))
 	k, h := 0, 0
 	for i, r := range f.Sig.Results {
 		if r.Array {
 			p := hidden[h].Arr
 			elems := make([]uint64, r.Len)
 			fromLimbs(arrays[ai+h], p.Per, m.W, elems)
-			results[i] = lang.Value{Elems: elems, IsArray: true}
+			results[i] = sem.Value{Elems: elems, IsArray: true}
 			h++
 			continue
 		}
@@ -72,7 +72,7 @@ func Run(m *Module, export string, args []lang.Value) (results []lang.Value, err
 		if k+n > len(out) {
 			return nil, fmt.Errorf("BUG: %s returned %d values", export, len(out))
 		}
-		results[i] = lang.Value{Word: joinLimbs(out[k:k+n], m.W)}
+		results[i] = sem.Value{Word: joinLimbs(out[k:k+n], m.W)}
 		k += n
 	}
 	return results, nil
@@ -88,9 +88,9 @@ func countArrayResults(f *Function) int {
 	return n
 }
 
-// bindArgs converts lang.Values to the function's parameter values and
+// bindArgs converts sem.Values to the function's parameter values and
 // array storage (split into limbs when the module is legalized).
-func bindArgs(m *Module, f *Function, args []lang.Value) ([]uint64, [][]uint64, error) {
+func bindArgs(m *Module, f *Function, args []sem.Value) ([]uint64, [][]uint64, error) {
 	if len(args) != len(f.Sig.Params) {
 		return nil, nil, fmt.Errorf("%s takes %d arguments, got %d", f.Name, len(f.Sig.Params), len(args))
 	}

@@ -65,7 +65,7 @@ func (u *unroller) trips(in *Instr) (trips, lo uint64, ok bool) {
 func constGroup(vs []*Value, w int) (uint64, bool) {
 	var x uint64
 	for i, v := range vs {
-		c, ok := constOf(v)
+		c, ok := ConstOf(v)
 		if !ok {
 			return 0, false
 		}

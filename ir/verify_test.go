@@ -1,8 +1,10 @@
-package ir
+package ir_test
 
 import (
 	"strings"
 	"testing"
+
+	. "github.com/lowent/lowentc/ir"
 )
 
 // TestVerifyRejects breaks one invariant at a time and expects the checker

@@ -1,6 +1,6 @@
 package ir
 
-import "github.com/lowent/lowentc/lang"
+import "github.com/lowent/lowentc/sem"
 
 // Helpers shared by the passes: walking, use counts, substitution, cloning.
 
@@ -143,8 +143,8 @@ func countInstrs(b *Block) int {
 	return n
 }
 
-// constOf returns the constant value of v and whether it is one.
-func constOf(v *Value) (uint64, bool) {
+// ConstOf returns the constant value of v and whether it is one.
+func ConstOf(v *Value) (uint64, bool) {
 	if v != nil && v.Def != nil && v.Def.Op == OpConst {
 		return v.Def.Aux, true
 	}
@@ -153,7 +153,7 @@ func constOf(v *Value) (uint64, bool) {
 
 // isConst reports whether v is the constant c.
 func isConst(v *Value, c uint64) bool {
-	x, ok := constOf(v)
+	x, ok := ConstOf(v)
 	return ok && x == c
 }
 
@@ -257,7 +257,7 @@ func (c *cloner) instr(in *Instr, dst []*Instr) []*Instr {
 }
 
 // offset returns idx moved to region r's start, appending the add it needs.
-func (c *cloner) offset(r region, idx *Value, pos lang.Pos, dst []*Instr) (*Value, []*Instr) {
+func (c *cloner) offset(r region, idx *Value, pos sem.Pos, dst []*Instr) (*Value, []*Instr) {
 	if r.off == nil || isConst(r.off, 0) {
 		return idx, dst
 	}

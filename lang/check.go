@@ -139,7 +139,7 @@ func (c *checker) collectModules(files []*File) {
 		m := &module{name: f.Module, file: f, scope: map[string]*Symbol{}, imports: map[string]*module{}}
 		if prev, ok := c.mods[f.Module]; ok {
 			d := c.errorf(f.Pos, "duplicate module %s", f.Module)
-			d.Notes = append(d.Notes, Note{prev.file.Pos, "module " + f.Module + " is also declared here"})
+			d.Notes = append(d.Notes, Note{Pos: prev.file.Pos, Msg: "module " + f.Module + " is also declared here"})
 		}
 		c.order = append(c.order, m)
 		for _, imp := range f.Imports {
@@ -197,7 +197,7 @@ func (c *checker) declare(m *module, s *Symbol) {
 	}
 	if prev, ok := m.scope[s.Name]; ok {
 		d := c.errorf(s.Pos, "%s is already declared in module %s", s.Name, m.name)
-		d.Notes = append(d.Notes, Note{prev.Pos, "previous declaration of " + s.Name})
+		d.Notes = append(d.Notes, Note{Pos: prev.Pos, Msg: "previous declaration of " + s.Name})
 		return
 	}
 	m.scope[s.Name] = s
@@ -264,7 +264,7 @@ func (c *checker) newLocal(name string, kind SymKind, t Type, mutable bool, p Po
 	scope := c.scopes[len(c.scopes)-1]
 	if prev, ok := scope[name]; ok {
 		d := c.errorf(p, "%s is already declared in this block", name)
-		d.Notes = append(d.Notes, Note{prev.Pos, "previous declaration of " + name})
+		d.Notes = append(d.Notes, Note{Pos: prev.Pos, Msg: "previous declaration of " + name})
 	} else {
 		scope[name] = s
 	}

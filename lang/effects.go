@@ -178,12 +178,12 @@ func (c *checker) effectPath(info *funcInfo, e Effect) []Note {
 				continue
 			}
 			if s.callee != nil && s.callee.Inferred.Has(e) {
-				notes = append(notes, Note{s.pos, s.note})
+				notes = append(notes, Note{Pos: s.pos, Msg: s.note})
 				next = c.infos[s.callee]
 				break
 			}
 			if s.eff.Has(e) {
-				notes = append(notes, Note{s.pos, s.note})
+				notes = append(notes, Note{Pos: s.pos, Msg: s.note})
 				break
 			}
 		}
@@ -296,7 +296,7 @@ func (c *checker) reportCycle(start *funcInfo, path []callEdge) {
 	var notes []Note
 	for _, e := range path {
 		names = append(names, e.name)
-		notes = append(notes, Note{e.pos, caller + " calls " + e.name})
+		notes = append(notes, Note{Pos: e.pos, Msg: caller + " calls " + e.name})
 		caller = e.callee.Name
 	}
 	d := c.errorf(path[0].pos, "recursion is not allowed: %s", strings.Join(names, " -> "))

@@ -2,7 +2,6 @@ package lang
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -191,16 +190,6 @@ func WordBytes(t Type) int64 {
 // ArrayBytes is the bytes of array type t with WordBytes per word.
 func ArrayBytes(t *ArrayType) int64 {
 	return int64(FlatLen(t)) * WordBytes(LeafType(t))
-}
-
-// Thousands prints n with commas between groups of three digits, as
-// messages about sizes do.
-func Thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // Describe says where the chain's bytes are, for a message: "the largest

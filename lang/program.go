@@ -28,13 +28,3 @@ func (p *Program) Export(name string) *FuncDecl {
 	}
 	return nil
 }
-
-// Value is a target-neutral argument or result of an exported function: a
-// word or bool (Word), or the elements of an array or slice, flattened in
-// row-major order (Elems, each element a word of the array's element type).
-// A `mut` argument's Elems are updated in place by a call.
-type Value struct {
-	Word    uint64
-	Elems   []uint64
-	IsArray bool
-}

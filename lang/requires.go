@@ -276,7 +276,7 @@ func (c *checker) discharge(e *CallExpr, fn *FuncDecl) {
 		switch c.decide(r, args) {
 		case -1:
 			d := c.errorf(e.Pos, "call to %s violates its requires %s (declared at %s)", name, exprString(r), startPos(r))
-			d.Notes = append(d.Notes, Note{startPos(r), "requires of " + fn.Name + " declared here"})
+			d.Notes = append(d.Notes, Note{Pos: startPos(r), Msg: "requires of " + fn.Name + " declared here"})
 		case 0:
 			e.CheckRequires = true
 		}

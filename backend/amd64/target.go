@@ -14,6 +14,7 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // Emits are the artifact kinds, the default first.
@@ -52,7 +53,7 @@ func translate(p *lang.Program, opts backend.Options) (*build, error) {
 	if err := checkStack(p); err != nil {
 		return nil, err
 	}
-	m, err := ir.Compile(p, ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
+	m, err := lower.Compile(p, ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
 	if err != nil {
 		return nil, err
 	}

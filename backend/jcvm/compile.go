@@ -10,6 +10,7 @@ import (
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 //go:embed rt.lw
@@ -100,7 +101,7 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 	if err != nil {
 		return nil, nil, err
 	}
-	mod, err := ir.Compile(p, io)
+	mod, err := lower.Compile(p, io)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -108,7 +109,7 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 	if len(ds) > 0 {
 		return nil, nil, fmt.Errorf("BUG: jcvm runtime does not compile: %v", ds)
 	}
-	rtMod, err := ir.Compile(rtProg, io)
+	rtMod, err := lower.Compile(rtProg, io)
 	if err != nil {
 		return nil, nil, fmt.Errorf("BUG: jcvm runtime: %v", err)
 	}

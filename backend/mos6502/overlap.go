@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The rule on buffers (docs/language.md, "Exported functions"): an array
@@ -12,7 +12,7 @@ import (
 // array argument are either the very same bytes or disjoint. The caller
 // passes pointers, so an export's entry checks it before anything runs:
 // a partial overlap stops the call with the trap id of an overlap check,
-// which the runner reports as the fault lang.OverlapFault formats.
+// which the runner reports as the fault sem.OverlapFault formats.
 
 // ovBuf is an array of an export as its entry code sees it.
 type ovBuf struct {
@@ -98,8 +98,8 @@ func overlapFault(m *machine, f *ir.Function, abi *funcABI, c *ir.CheckInfo) err
 	for _, pr := range overlapPairs(bufs) {
 		p, n := span(bufs[pr.x])
 		q, k := span(bufs[pr.y])
-		if n > 0 && k > 0 && p < q+k && q < p+n && (p != q || n != k) && f.Decl != nil {
-			return lang.OverlapFault(f.Decl, bufs[pr.x].param, bufs[pr.y].param)
+		if n > 0 && k > 0 && p < q+k && q < p+n && (p != q || n != k) && f.Source != nil {
+			return sem.OverlapFault(f.Source, bufs[pr.x].param, bufs[pr.y].param)
 		}
 	}
 	return c.Err()
@@ -180,7 +180,7 @@ func (mg *modgen) overlapEntry(a *asmBuf, f *ir.Function, arrays []arrayParm) {
 	a.label(fail)
 	// One check per export: the runner finds the overlapping pair from the
 	// pointers and lengths, which the entry code leaves as they were.
-	id := mg.trapID(&ir.CheckInfo{Kind: ir.CheckOverlap, Pos: f.Pos, Decl: f.Decl, Clause: -1, Other: -1,
+	id := mg.trapID(&ir.CheckInfo{Kind: ir.CheckOverlap, Pos: f.Pos, Source: f.Source, Clause: -1, Other: -1,
 		Msg: "buffers overlap without being the same"})
 	a.op("ldx #$%02x", id&0xff)
 	a.op("jmp trap")
@@ -212,7 +212,7 @@ func (mg *modgen) overlapTable(a *asmBuf, f *ir.Function, bufs []ovBuf) bool {
 			return false
 		}
 	}
-	id := mg.trapID(&ir.CheckInfo{Kind: ir.CheckOverlap, Pos: f.Pos, Decl: f.Decl, Clause: -1, Other: -1,
+	id := mg.trapID(&ir.CheckInfo{Kind: ir.CheckOverlap, Pos: f.Pos, Source: f.Source, Clause: -1, Other: -1,
 		Msg: "buffers overlap without being the same"})
 	mg.ovd = append(mg.ovd, byte(end), byte(id))
 	for _, b := range bufs {

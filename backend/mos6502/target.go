@@ -12,6 +12,7 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 func init() {
@@ -187,7 +188,7 @@ func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limi
 	if w == 8 {
 		ex = ir.ExpandDiv
 	}
-	m, err := ir.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
+	m, err := lower.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +206,7 @@ func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limi
 		// generate again from a fresh module with those labels reserved;
 		// entryLabel then adds a digit, and the header names the label.
 		lay.reserved = clash.internal
-		if m, err = ir.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex}); err != nil {
+		if m, err = lower.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex}); err != nil {
 			return nil, err
 		}
 		prog, err = buildModule(m, lay, c, limit)

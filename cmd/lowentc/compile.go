@@ -16,6 +16,7 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // cmdCompile compiles one file for a target and writes the artifact.
@@ -55,7 +56,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if o.stats {
 			fmt.Fprintf(stderr, "lowentc: warning: --stats prints nothing when compiling for target %s (run and bench print a call's measurements)\n", o.target)
 		}
-		m, err := ir.Compile(p, opts)
+		m, err := lower.Compile(p, opts)
 		if err != nil {
 			return failErr(stderr, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 	"github.com/lowent/lowentc/vm"
 )
 
@@ -51,7 +52,7 @@ func prepare(o *options, p *lang.Program) (backend.Runner, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := ir.Compile(p, opts)
+		m, err := lower.Compile(p, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // irWidths are the limb widths the IR is compiled at; 0 is the word IR
@@ -172,18 +173,18 @@ func (r repro) String() string {
 func checkProgram(p *lang.Program, src string, seed uint64, nargs, unroll int, verify bool, re repro) string {
 	mods := make([]*ir.Module, len(irWidths))
 	for i, w := range irWidths {
-		m, err := ir.Compile(p, irOptions(i, unroll, verify))
+		m, err := lower.Compile(p, irOptions(i, unroll, verify))
 		if err != nil {
-			return fmt.Sprintf("ir.Compile at W=%d (unroll %d) failed: %v\n%s\nsource:\n%s", w, unroll, err, re, numbered(src))
+			return fmt.Sprintf("lower.Compile at W=%d (unroll %d) failed: %v\n%s\nsource:\n%s", w, unroll, err, re, numbered(src))
 		}
 		mods[i] = m
 	}
 	// A machine with every hardware feature: `have` is true, and the
 	// SHA-256 builtins stay instructions in the IR at W=64.
 	allOpts := ir.Options{W: 64, Unroll: unroll, Verify: verify, Features: allFeatures}
-	mAll, err := ir.Compile(p, allOpts)
+	mAll, err := lower.Compile(p, allOpts)
 	if err != nil {
-		return fmt.Sprintf("ir.Compile at W=64 with every feature (unroll %d) failed: %v\n%s\nsource:\n%s", unroll, err, re, numbered(src))
+		return fmt.Sprintf("lower.Compile at W=64 with every feature (unroll %d) failed: %v\n%s\nsource:\n%s", unroll, err, re, numbered(src))
 	}
 	for ei, fn := range p.Exports() {
 		for _, args := range argumentSets(seed, ei, fn, nargs) {

@@ -37,6 +37,7 @@ import (
 	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // mode is one target under one set of options.
@@ -54,7 +55,7 @@ func irMode(name string, o ir.Options) mode {
 	return mode{name: name, prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
 		o := o
 		o.Unroll = unrollFor(seed)
-		m, err := ir.Compile(p, o)
+		m, err := lower.Compile(p, o)
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // wrongTarget is the IR with every word result off by one: a backend bug.
@@ -33,7 +34,7 @@ func TestSummary(t *testing.T) {
 	modes := []mode{
 		irMode("ir/64", ir.Options{W: 64}),
 		{name: "wrong", prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
-			m, err := ir.Compile(p, ir.Options{W: 64})
+			m, err := lower.Compile(p, ir.Options{W: 64})
 			if err != nil {
 				return nil, err
 			}

@@ -1,8 +1,9 @@
-package ir
+package lower
 
 import (
 	"testing"
 
+	"github.com/lowent/lowentc/ir"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,7 +18,7 @@ export fn f(a: [4]u32, n: u32) -> u32 effects trap {
     return s / n
 }
 `)
-	m, err := Lower(p)
+	m, err := Program(p)
 	require.NoError(t, err)
 	want := `module t
 
@@ -52,11 +53,11 @@ export func f(a: [4]u32, %0:u32 n) -> (u32) {
 	require.NoError(t, m.Verify())
 }
 
-// TestLowerErrors: Lower reports, never panics, on a program the checker
+// TestLowerErrors: the lowering reports, never panics, on a program the checker
 // did not finish (here: a call whose callee was never resolved).
 func TestLowerErrors(t *testing.T) {
 	p := load(t, "module t\nexport fn f(x: u8) -> u8 effects none { return x }\n")
 	p.Root.Funcs[0].Params[0].Sym = nil
-	_, err := Compile(p, Options{})
+	_, err := Compile(p, ir.Options{})
 	require.Error(t, err)
 }

@@ -1,19 +1,22 @@
-package ir
+package lower
 
-import "github.com/lowent/lowentc/lang"
+import (
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
+)
 
 // aref is an array-valued expression: n elements of type typ's element,
 // stored flattened in arr from word off on. Views, rows of nested arrays
 // and rest(...) are arefs into their source, so they cost no copy.
 type aref struct {
-	arr *Array
-	off *Value    // IndexType: first word
-	n   *Value    // IndexType: number of elements (of typ's element type)
+	arr *ir.Array
+	off *ir.Value // IndexType: first word
+	n   *ir.Value // IndexType: number of elements (of typ's element type)
 	typ lang.Type // *lang.ArrayType or *lang.SliceType
 }
 
 // row returns element i (an array) of the array r.
-func (fl *fnLowerer) row(r *aref, i *Value) *aref {
+func (fl *fnLowerer) row(r *aref, i *ir.Value) *aref {
 	et := lang.ElemOf(r.typ)
 	at, ok := et.(*lang.ArrayType)
 	if !ok {
@@ -81,8 +84,8 @@ func (fl *fnLowerer) view(e *lang.CallExpr) *aref {
 	lo := fl.expr(e.Args[1])
 	hi := fl.expr(e.Args[2])
 	if e.Checked {
-		var hiFits *Value // hi <= len(a)
-		if hi.Type.Bits() > IndexType.Bits() {
+		var hiFits *ir.Value // hi <= len(a)
+		if hi.Type.Bits() > ir.IndexType.Bits() {
 			hiFits = fl.b.Not(fl.b.Ult(fl.b.Zext(hi.Type, r.n), hi))
 		} else {
 			hiFits = fl.b.Not(fl.b.Ult(r.n, fl.toIndex(hi)))
@@ -91,14 +94,14 @@ func (fl *fnLowerer) view(e *lang.CallExpr) *aref {
 		if hi.Type.Bits() > wide.Bits() {
 			wide = hi.Type
 		}
-		widen := func(v *Value) *Value {
+		widen := func(v *ir.Value) *ir.Value {
 			if v.Type == wide {
 				return v
 			}
 			return fl.b.Zext(wide, v)
 		}
 		ordered := fl.b.Not(fl.b.Ult(widen(hi), widen(lo))) // lo <= hi
-		fl.b.Check(fl.b.And(hiFits, ordered), CheckBounds, e.Pos, "range out of bounds")
+		fl.b.Check(fl.b.And(hiFits, ordered), ir.CheckBounds, e.Pos, "range out of bounds")
 	}
 	i, j := fl.toIndex(lo), fl.toIndex(hi)
 	return &aref{arr: r.arr, off: fl.addIdx(r.off, i), n: fl.b.Sub(j, i), typ: e.Type()}
@@ -108,11 +111,11 @@ func (fl *fnLowerer) view(e *lang.CallExpr) *aref {
 func (fl *fnLowerer) rest(e *lang.CallExpr) *aref {
 	r := fl.aexpr(e.Args[0])
 	size := fl.expr(e.Args[1])
-	nv, ok := constOf(size)
-	if !ok || nv == 0 || nv > uint64(IndexType.Mask()) {
+	nv, ok := ir.ConstOf(size)
+	if !ok || nv == 0 || nv > uint64(ir.IndexType.Mask()) {
 		failf(e.Pos, "rest needs a constant chunk size of at least 1")
 	}
-	k := fl.b.Bin(OpRemU, r.n, fl.idx(nv))
+	k := fl.b.Bin(ir.OpRemU, r.n, fl.idx(nv))
 	start := fl.b.Sub(r.n, k)
 	return &aref{arr: r.arr, off: fl.addIdx(r.off, fl.mulIdx(start, uint64(stride(r.typ)))), n: k, typ: &lang.SliceType{Elem: lang.ElemOf(r.typ)}}
 }
@@ -160,7 +163,7 @@ func (fl *fnLowerer) copyArray(dst, src *aref) {
 		return
 	}
 	n := flatLen(dst.typ)
-	fl.b.For(IndexType, fl.idx(0), fl.idx(uint64(n)), nil, func(b *Builder, i *Value, _ []*Value) []*Value {
+	fl.b.For(ir.IndexType, fl.idx(0), fl.idx(uint64(n)), nil, func(b *ir.Builder, i *ir.Value, _ []*ir.Value) []*ir.Value {
 		v := b.Load(src.arr, b.Add(src.off, i))
 		b.Store(dst.arr, v, b.Add(dst.off, i))
 		return nil
@@ -171,7 +174,7 @@ func (fl *fnLowerer) copyArray(dst, src *aref) {
 func (fl *fnLowerer) zeroArray(dst *aref) {
 	n := flatLen(dst.typ)
 	t := dst.arr.Elem
-	fl.b.For(IndexType, fl.idx(0), fl.idx(uint64(n)), nil, func(b *Builder, i *Value, _ []*Value) []*Value {
+	fl.b.For(ir.IndexType, fl.idx(0), fl.idx(uint64(n)), nil, func(b *ir.Builder, i *ir.Value, _ []*ir.Value) []*ir.Value {
 		b.Store(dst.arr, b.Const(t, 0), b.Add(dst.off, i))
 		return nil
 	})

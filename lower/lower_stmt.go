@@ -1,8 +1,9 @@
-package ir
+package lower
 
 import (
 	"strings"
 
+	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -25,8 +26,8 @@ func (fl *fnLowerer) stmts(list []lang.Stmt) {
 // unlessReturned runs fill inside `if !returned { }`.
 func (fl *fnLowerer) unlessReturned(fill func()) {
 	done := fl.b.Load(fl.done, fl.idx(0))
-	fl.b.If(fl.b.Not(done), nil, func(b *Builder) []*Value {
-		fl.in(b, func() *Value { fill(); return nil })
+	fl.b.If(fl.b.Not(done), nil, func(b *ir.Builder) []*ir.Value {
+		fl.in(b, func() *ir.Value { fill(); return nil })
 		return nil
 	}, nil)
 }
@@ -67,7 +68,7 @@ func (fl *fnLowerer) stmt(s lang.Stmt) {
 }
 
 // bindWord binds a word or bool symbol: a cell when it is ever assigned.
-func (fl *fnLowerer) bindWord(s *lang.Symbol, v *Value) {
+func (fl *fnLowerer) bindWord(s *lang.Symbol, v *ir.Value) {
 	if s == nil {
 		return
 	}
@@ -124,7 +125,7 @@ func (fl *fnLowerer) let(s *lang.LetStmt) {
 			fl.assignArray(dst, s.Value, true)
 		}
 	default:
-		var v *Value
+		var v *ir.Value
 		if s.Value == nil {
 			v = fl.b.Const(irType(t, s.Pos), 0)
 		} else {
@@ -135,8 +136,8 @@ func (fl *fnLowerer) let(s *lang.LetStmt) {
 }
 
 // readOnly reports whether nothing can write a during a function's run.
-func readOnly(a *Array) bool {
-	return a.Kind == ArrGlobal || (a.Kind == ArrParam && !a.Mut)
+func readOnly(a *ir.Array) bool {
+	return a.Kind == ir.ArrGlobal || (a.Kind == ir.ArrParam && !a.Mut)
 }
 
 // bindOperand binds a name of a destructuring to one call result.
@@ -173,9 +174,9 @@ func isDiscard(e lang.Expr) bool {
 
 // place is an evaluated assignment target.
 type place struct {
-	cell    *Array // a scalar variable
-	arr     *Array // an element: arr[idx]
-	idx     *Value
+	cell    *ir.Array // a scalar variable
+	arr     *ir.Array // an element: arr[idx]
+	idx     *ir.Value
 	ref     *aref // a whole array
 	discard bool
 }
@@ -208,7 +209,7 @@ func (fl *fnLowerer) target(e lang.Expr) place {
 	return place{}
 }
 
-func (fl *fnLowerer) load(p place) *Value {
+func (fl *fnLowerer) load(p place) *ir.Value {
 	if p.cell != nil {
 		return fl.b.Load(p.cell, fl.idx(0))
 	}
@@ -331,12 +332,12 @@ func (fl *fnLowerer) exprStmt(e lang.Expr) {
 
 func (fl *fnLowerer) ifStmt(s *lang.IfStmt) {
 	cond := fl.expr(s.Cond)
-	fl.b.If(cond, nil, func(b *Builder) []*Value {
-		fl.in(b, func() *Value { fl.stmt(s.Then); return nil })
+	fl.b.If(cond, nil, func(b *ir.Builder) []*ir.Value {
+		fl.in(b, func() *ir.Value { fl.stmt(s.Then); return nil })
 		return nil
-	}, func(b *Builder) []*Value {
+	}, func(b *ir.Builder) []*ir.Value {
 		if s.Else != nil {
-			fl.in(b, func() *Value { fl.stmt(s.Else); return nil })
+			fl.in(b, func() *ir.Value { fl.stmt(s.Else); return nil })
 		}
 		return nil
 	})
@@ -344,8 +345,8 @@ func (fl *fnLowerer) ifStmt(s *lang.IfStmt) {
 
 // loopBody lowers a loop body; with early returns, each iteration runs only
 // while no return has happened.
-func (fl *fnLowerer) loopBody(b *Builder, body *lang.Block) {
-	fl.in(b, func() *Value {
+func (fl *fnLowerer) loopBody(b *ir.Builder, body *lang.Block) {
+	fl.in(b, func() *ir.Value {
 		if fl.done != nil && containsReturn(body) {
 			fl.unlessReturned(func() { fl.stmt(body) })
 		} else {
@@ -362,7 +363,7 @@ func (fl *fnLowerer) forStmt(s *lang.ForStmt) {
 	lo := fl.expr(s.Lo)
 	hi := fl.expr(s.Hi)
 	t := irType(s.Sym.Type, s.Pos)
-	fl.b.For(t, lo, hi, nil, func(b *Builder, i *Value, _ []*Value) []*Value {
+	fl.b.For(t, lo, hi, nil, func(b *ir.Builder, i *ir.Value, _ []*ir.Value) []*ir.Value {
 		fl.env[s.Sym] = binding{val: i}
 		fl.loopBody(b, s.Body)
 		return nil
@@ -380,12 +381,12 @@ func (fl *fnLowerer) forChunks(s *lang.ForChunksStmt) {
 	}
 	if s.CheckLens {
 		for j := 1; j < len(srcs); j++ {
-			fl.b.Check(fl.b.Eq(srcs[j].n, srcs[0].n), CheckChunks, s.Pos, "chunks: source lengths differ")
+			fl.b.Check(fl.b.Eq(srcs[j].n, srcs[0].n), ir.CheckChunks, s.Pos, "chunks: source lengths differ")
 		}
 	}
-	count := fl.b.Bin(OpDivU, srcs[0].n, fl.idx(uint64(n)))
-	fl.b.For(IndexType, fl.idx(0), count, nil, func(b *Builder, k *Value, _ []*Value) []*Value {
-		fl.in(b, func() *Value {
+	count := fl.b.Bin(ir.OpDivU, srcs[0].n, fl.idx(uint64(n)))
+	fl.b.For(ir.IndexType, fl.idx(0), count, nil, func(b *ir.Builder, k *ir.Value, _ []*ir.Value) []*ir.Value {
+		fl.in(b, func() *ir.Value {
 			for j, r := range srcs {
 				et := lang.ElemOf(r.typ)
 				view := &aref{arr: r.arr, off: fl.addIdx(r.off, fl.mulIdx(k, uint64(n*flatLen(et)))), n: fl.idx(uint64(n)), typ: &lang.ArrayType{Len: n, Elem: et}}
@@ -418,7 +419,7 @@ func (fl *fnLowerer) ret(s *lang.ReturnStmt) {
 			}
 		}
 	}
-	var words []*Value
+	var words []*ir.Value
 	for i, out := range fl.outs[fl.decl] {
 		if out == nil {
 			if ops[i].v == nil {
@@ -440,5 +441,5 @@ func (fl *fnLowerer) ret(s *lang.ReturnStmt) {
 	for i, v := range words {
 		fl.b.Store(fl.results[i], v, fl.idx(0))
 	}
-	fl.b.Store(fl.done, fl.b.Const(Bool, 1), fl.idx(0))
+	fl.b.Store(fl.done, fl.b.Const(ir.Bool, 1), fl.idx(0))
 }

@@ -1,8 +1,9 @@
-package ir
+package lower
 
 import (
 	"fmt"
 
+	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -23,18 +24,18 @@ import (
 //   - a `return` before the end of the body sets a "returned" cell and the
 //     result cells; the statements after it run only while it is false.
 //
-// Lower reports an error (never panics) for constructs it cannot lower;
+// Program reports an error (never panics) for constructs it cannot lower;
 // the checker should have rejected them.
-func Lower(p *lang.Program) (m *Module, err error) {
+func Program(p *lang.Program) (m *ir.Module, err error) {
 	if p == nil || p.Root == nil {
 		return nil, fmt.Errorf("lower: no program")
 	}
 	l := &lowerer{
 		p:       p,
-		m:       NewModule(p.Root.Module),
-		funcs:   map[*lang.FuncDecl]*Function{},
-		globals: map[*lang.ConstDecl]*Array{},
-		outs:    map[*lang.FuncDecl][]*Array{},
+		m:       ir.NewModule(p.Root.Module),
+		funcs:   map[*lang.FuncDecl]*ir.Function{},
+		globals: map[*lang.ConstDecl]*ir.Array{},
+		outs:    map[*lang.FuncDecl][]*ir.Array{},
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -67,24 +68,24 @@ func failf(pos lang.Pos, format string, args ...any) {
 
 type lowerer struct {
 	p       *lang.Program
-	m       *Module
-	funcs   map[*lang.FuncDecl]*Function
-	globals map[*lang.ConstDecl]*Array
-	outs    map[*lang.FuncDecl][]*Array // hidden parameters of array results (nil for word results)
+	m       *ir.Module
+	funcs   map[*lang.FuncDecl]*ir.Function
+	globals map[*lang.ConstDecl]*ir.Array
+	outs    map[*lang.FuncDecl][]*ir.Array // hidden parameters of array results (nil for word results)
 }
 
 // irType maps a word or bool type.
-func irType(t lang.Type, pos lang.Pos) Type {
+func irType(t lang.Type, pos lang.Pos) ir.Type {
 	switch t := t.(type) {
 	case *lang.WordType:
-		if w := WordType(t.Bits); w != TInvalid {
+		if w := ir.WordType(t.Bits); w != ir.TInvalid {
 			return w
 		}
 	case *lang.BoolType:
-		return Bool
+		return ir.Bool
 	}
 	failf(pos, "type %v is not a word or bool", t)
-	return TInvalid
+	return ir.TInvalid
 }
 
 // stride is the number of words in one element of an array or slice type.
@@ -106,7 +107,7 @@ func (l *lowerer) declare(fd *lang.FuncDecl, root bool) {
 		name = fd.QualName()
 	}
 	f := l.m.NewFunction(name, fd.Export && root)
-	f.QualName, f.Pos, f.Decl = fd.QualName(), fd.Pos, fd
+	f.QualName, f.Pos, f.Source = fd.QualName(), fd.Pos, fd.SemExport()
 	l.funcs[fd] = f
 	for _, p := range fd.Params {
 		switch t := p.Type.(type) {
@@ -118,25 +119,25 @@ func (l *lowerer) declare(fd *lang.FuncDecl, root bool) {
 			f.AddParam(p.Name, irType(t, p.Pos))
 		}
 	}
-	var outs []*Array
+	var outs []*ir.Array
 	for i, t := range fd.ResultTypes {
 		if at, ok := t.(*lang.ArrayType); ok {
-			a := &Array{Name: f.uniqueArrayName(fmt.Sprintf("result%d", i)), Kind: ArrParam, Elem: irType(leaf(at), fd.Pos), Len: flatLen(at), Per: 1, Mut: true}
-			f.Params = append(f.Params, &Param{Name: a.Name, Arr: a})
-			f.Sig.Results = append(f.Sig.Results, SigParam{Type: a.Elem, Array: true, Len: a.Len})
+			a := &ir.Array{Name: f.UniqueArrayName(fmt.Sprintf("result%d", i)), Kind: ir.ArrParam, Elem: irType(leaf(at), fd.Pos), Len: flatLen(at), Per: 1, Mut: true}
+			f.Params = append(f.Params, &ir.Param{Name: a.Name, Arr: a})
+			f.Sig.Results = append(f.Sig.Results, ir.SigParam{Type: a.Elem, Array: true, Len: a.Len})
 			outs = append(outs, a)
 			continue
 		}
 		it := irType(t, fd.Pos)
 		f.Results = append(f.Results, it)
-		f.Sig.Results = append(f.Sig.Results, SigParam{Type: it})
+		f.Sig.Results = append(f.Sig.Results, ir.SigParam{Type: it})
 		outs = append(outs, nil)
 	}
 	l.outs[fd] = outs
 }
 
 // global returns the table of a constant array.
-func (l *lowerer) global(cd *lang.ConstDecl, pos lang.Pos) *Array {
+func (l *lowerer) global(cd *lang.ConstDecl, pos lang.Pos) *ir.Array {
 	if g, ok := l.globals[cd]; ok {
 		return g
 	}
@@ -174,28 +175,28 @@ func flattenConst(cv *lang.ConstVal, t lang.Type, out []uint64, pos lang.Pos) []
 
 // binding is what a symbol stands for while lowering a function body.
 type binding struct {
-	val  *Value // an immutable word or bool
-	cell *Array // an assigned scalar variable: a one-element local
-	arr  *aref  // an array, slice or view
+	val  *ir.Value // an immutable word or bool
+	cell *ir.Array // an assigned scalar variable: a one-element local
+	arr  *aref     // an array, slice or view
 }
 
 // fnLowerer lowers one function body.
 type fnLowerer struct {
 	*lowerer
 	decl     *lang.FuncDecl
-	f        *Function
-	b        *Builder
+	f        *ir.Function
+	b        *ir.Builder
 	env      map[*lang.Symbol]binding
 	assigned map[*lang.Symbol]bool
 	// Early returns: done is true once a return ran; results hold the word
 	// results. Nil when the only return ends the body.
-	done    *Array
-	results []*Array
+	done    *ir.Array
+	results []*ir.Array
 }
 
 func (l *lowerer) body(fd *lang.FuncDecl) {
 	f := l.funcs[fd]
-	fl := &fnLowerer{lowerer: l, decl: fd, f: f, b: NewBuilder(f), env: map[*lang.Symbol]binding{}, assigned: map[*lang.Symbol]bool{}}
+	fl := &fnLowerer{lowerer: l, decl: fd, f: f, b: ir.NewBuilder(f), env: map[*lang.Symbol]binding{}, assigned: map[*lang.Symbol]bool{}}
 	if fd.Body == nil {
 		failf(fd.Pos, "function %s has no body", fd.Name)
 	}
@@ -218,30 +219,30 @@ func (l *lowerer) body(fd *lang.FuncDecl) {
 		// An export's requires are checked at its boundary.
 		for k, r := range fd.Requires {
 			fl.b.Pos = r.Position()
-			c := fl.b.Check(fl.expr(r), CheckEntry, r.Position(), "the arguments do not satisfy requires clause "+r.Position().String())
-			c.Decl, c.Clause = fd, k
+			c := fl.b.Check(fl.expr(r), ir.CheckEntry, r.Position(), "the arguments do not satisfy requires clause "+r.Position().String())
+			c.Source, c.Clause = f.Source, k
 		}
 	}
 	stmts := fd.Body.Stmts
 	if earlyReturn(stmts) {
-		fl.done = f.NewLocal("returned", Bool, 1)
-		zero := fl.b.Const(Bool, 0)
-		fl.b.Store(fl.done, zero, fl.b.Const(IndexType, 0))
+		fl.done = f.NewLocal("returned", ir.Bool, 1)
+		zero := fl.b.Const(ir.Bool, 0)
+		fl.b.Store(fl.done, zero, fl.b.Const(ir.IndexType, 0))
 		for i, t := range f.Results {
 			c := f.NewLocal(fmt.Sprintf("result%d", i), t, 1)
-			fl.b.Store(c, fl.b.Const(t, 0), fl.b.Const(IndexType, 0))
+			fl.b.Store(c, fl.b.Const(t, 0), fl.b.Const(ir.IndexType, 0))
 			fl.results = append(fl.results, c)
 		}
 		fl.stmts(stmts)
-		var vals []*Value
+		var vals []*ir.Value
 		for _, c := range fl.results {
-			vals = append(vals, fl.b.Load(c, fl.b.Const(IndexType, 0)))
+			vals = append(vals, fl.b.Load(c, fl.b.Const(ir.IndexType, 0)))
 		}
 		fl.b.Return(vals...)
 		return
 	}
 	fl.stmts(stmts)
-	if t := fl.b.Blk.Term(); t == nil || t.Op != OpReturn {
+	if t := fl.b.Blk.Term(); t == nil || t.Op != ir.OpReturn {
 		if len(f.Results) > 0 {
 			failf(fd.Pos, "function %s does not end with return", fd.Name)
 		}
@@ -250,12 +251,12 @@ func (l *lowerer) body(fd *lang.FuncDecl) {
 }
 
 // paramRef is the aref of an array or slice parameter.
-func (fl *fnLowerer) paramRef(a *Array, t lang.Type) *aref {
-	r := &aref{arr: a, typ: t, off: fl.b.Const(IndexType, 0)}
+func (fl *fnLowerer) paramRef(a *ir.Array, t lang.Type) *aref {
+	r := &aref{arr: a, typ: t, off: fl.b.Const(ir.IndexType, 0)}
 	if a.IsSlice() {
 		r.n = fl.b.Len(a)
 	} else {
-		r.n = fl.b.Const(IndexType, uint64(a.Len/max(1, stride(t))))
+		r.n = fl.b.Const(ir.IndexType, uint64(a.Len/max(1, stride(t))))
 	}
 	return r
 }

@@ -1,4 +1,4 @@
-package lang
+package sem
 
 import "fmt"
 
@@ -24,14 +24,30 @@ func (f *Fault) Error() string {
 // this package recognise faults by this method, as traps by Trapped).
 func (f *Fault) Faulted() {}
 
+// Export is what a fault says about an exported function, taken from its
+// source: its name and position, its parameters' names and positions, and
+// each requires clause's position and text. The lowering fills one for
+// every function, so that the IR and the backends report faults without
+// the syntax tree.
+type Export struct {
+	Name     string
+	Pos      Pos
+	Params   []Param
+	Requires []SrcText // in source order
+}
+
+// Param is a parameter of an export: its name and where it is declared.
+type Param struct {
+	Name string
+	Pos  Pos
+}
+
 // RequiresFault is the fault of requires clause k (0-based, in source
 // order) of fn failing: the one place every target's report is made.
-func RequiresFault(fn *FuncDecl, k int) *Fault {
+func RequiresFault(fn *Export, k int) *Fault {
 	f := &Fault{Entry: fn.Name}
-	if k >= 0 && k < len(fn.RequiresSrc) {
-		f.Pos, f.Cond = fn.RequiresSrc[k].Pos, fn.RequiresSrc[k].Text
-	} else if k >= 0 && k < len(fn.Requires) {
-		f.Pos, f.Cond = fn.Requires[k].Position(), fmt.Sprintf("clause %d", k+1)
+	if k >= 0 && k < len(fn.Requires) {
+		f.Pos, f.Cond = fn.Requires[k].Pos, fn.Requires[k].Text
 	} else {
 		f.Pos, f.Cond = fn.Pos, fmt.Sprintf("clause %d", k+1)
 	}
@@ -43,7 +59,7 @@ func RequiresFault(fn *FuncDecl, k int) *Fault {
 // overlaps without being the same buffer: what every export implicitly
 // requires (docs/language.md, "Exported functions"). The indexes are into
 // fn.Params; from len(fn.Params) on they name the array results.
-func OverlapFault(fn *FuncDecl, written, other int) *Fault {
+func OverlapFault(fn *Export, written, other int) *Fault {
 	name := func(i int) (string, Pos) {
 		if i >= 0 && i < len(fn.Params) {
 			return fn.Params[i].Name, fn.Params[i].Pos

@@ -1,20 +1,21 @@
-package ir
+package lower
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
 // idx returns the IndexType constant c.
-func (fl *fnLowerer) idx(c uint64) *Value { return fl.b.Const(IndexType, c) }
+func (fl *fnLowerer) idx(c uint64) *ir.Value { return fl.b.Const(ir.IndexType, c) }
 
 // addIdx adds two IndexType values, folding constants on the spot so that
 // offsets stay readable before the fold pass.
-func (fl *fnLowerer) addIdx(a, b *Value) *Value {
-	x, okx := constOf(a)
-	y, oky := constOf(b)
+func (fl *fnLowerer) addIdx(a, b *ir.Value) *ir.Value {
+	x, okx := ir.ConstOf(a)
+	y, oky := ir.ConstOf(b)
 	switch {
 	case okx && oky:
 		return fl.idx(x + y)
@@ -27,11 +28,11 @@ func (fl *fnLowerer) addIdx(a, b *Value) *Value {
 }
 
 // mulIdx multiplies an IndexType value by a constant.
-func (fl *fnLowerer) mulIdx(a *Value, c uint64) *Value {
+func (fl *fnLowerer) mulIdx(a *ir.Value, c uint64) *ir.Value {
 	if c == 1 {
 		return a
 	}
-	if x, ok := constOf(a); ok {
+	if x, ok := ir.ConstOf(a); ok {
 		return fl.idx(x * c)
 	}
 	return fl.b.Mul(a, fl.idx(c))
@@ -39,19 +40,19 @@ func (fl *fnLowerer) mulIdx(a *Value, c uint64) *Value {
 
 // toIndex converts a word to IndexType (an index already checked, or proven
 // in range, fits).
-func (fl *fnLowerer) toIndex(v *Value) *Value {
+func (fl *fnLowerer) toIndex(v *ir.Value) *ir.Value {
 	switch {
-	case v.Type == IndexType:
+	case v.Type == ir.IndexType:
 		return v
-	case v.Type.Bits() > IndexType.Bits():
-		return fl.b.Trunc(IndexType, v)
+	case v.Type.Bits() > ir.IndexType.Bits():
+		return fl.b.Trunc(ir.IndexType, v)
 	}
-	return fl.b.Zext(IndexType, v)
+	return fl.b.Zext(ir.IndexType, v)
 }
 
 // below returns i < n for a word i of any width and an IndexType n.
-func (fl *fnLowerer) below(i, n *Value) *Value {
-	if i.Type.Bits() > IndexType.Bits() {
+func (fl *fnLowerer) below(i, n *ir.Value) *ir.Value {
+	if i.Type.Bits() > ir.IndexType.Bits() {
 		return fl.b.Ult(i, fl.b.Zext(i.Type, n))
 	}
 	return fl.b.Ult(fl.toIndex(i), n)
@@ -59,15 +60,15 @@ func (fl *fnLowerer) below(i, n *Value) *Value {
 
 // element checks (when the checker asks) and converts index i of an
 // array or slice with n elements.
-func (fl *fnLowerer) element(i, n *Value, checked bool, pos lang.Pos) *Value {
+func (fl *fnLowerer) element(i, n *ir.Value, checked bool, pos lang.Pos) *ir.Value {
 	if checked {
-		fl.b.Check(fl.below(i, n), CheckBounds, pos, "index out of range")
+		fl.b.Check(fl.below(i, n), ir.CheckBounds, pos, "index out of range")
 	}
 	return fl.toIndex(i)
 }
 
 // expr lowers an expression of word or bool type.
-func (fl *fnLowerer) expr(e lang.Expr) *Value {
+func (fl *fnLowerer) expr(e lang.Expr) *ir.Value {
 	if e == nil {
 		failf(lang.Pos{}, "missing expression")
 	}
@@ -80,9 +81,9 @@ func (fl *fnLowerer) expr(e lang.Expr) *Value {
 	case *lang.IntLit:
 		return fl.b.Const(irType(e.Type(), e.Pos), e.Val)
 	case *lang.BoolLit:
-		return fl.b.Const(Bool, b2u(e.Val))
+		return fl.b.Const(ir.Bool, b2u(e.Val))
 	case *lang.HaveExpr:
-		in := fl.b.Instr(OpHave, []Type{Bool})
+		in := fl.b.Instr(ir.OpHave, []ir.Type{ir.Bool})
 		in.Aux = uint64(e.Feat)
 		return in.Results[0]
 	case *lang.Ident:
@@ -104,7 +105,7 @@ func (fl *fnLowerer) expr(e lang.Expr) *Value {
 		x := fl.expr(e.X)
 		switch e.Op {
 		case "-":
-			return fl.b.Op(OpNeg, x.Type, x)
+			return fl.b.Op(ir.OpNeg, x.Type, x)
 		case "~", "!":
 			return fl.b.Not(x)
 		}
@@ -116,7 +117,7 @@ func (fl *fnLowerer) expr(e lang.Expr) *Value {
 		switch {
 		case to == x.Type:
 			return x
-		case to == Bool:
+		case to == ir.Bool:
 			return fl.b.Ne(x, fl.b.Const(x.Type, 0))
 		case to.Bits() > x.Type.Bits():
 			return fl.b.Zext(to, x)
@@ -128,7 +129,7 @@ func (fl *fnLowerer) expr(e lang.Expr) *Value {
 	return nil
 }
 
-func (fl *fnLowerer) ident(e *lang.Ident) *Value {
+func (fl *fnLowerer) ident(e *lang.Ident) *ir.Value {
 	s := e.Sym
 	if s == nil {
 		failf(e.Pos, "unresolved name %s", e.Name)
@@ -189,21 +190,23 @@ func pure(e lang.Expr) bool {
 	return false
 }
 
-func (fl *fnLowerer) binary(e *lang.BinaryExpr) *Value {
+func (fl *fnLowerer) binary(e *lang.BinaryExpr) *ir.Value {
 	if e.Op == "&&" || e.Op == "||" {
 		l := fl.expr(e.L)
 		if pure(e.R) {
-			op := OpAnd
+			op := ir.OpAnd
 			if e.Op == "||" {
-				op = OpOr
+				op = ir.OpOr
 			}
 			return fl.b.Bin(op, l, fl.expr(e.R))
 		}
-		rhs := func(b *Builder) []*Value { return []*Value{fl.in(b, func() *Value { return fl.expr(e.R) })} }
-		if e.Op == "&&" {
-			return fl.b.If(l, []Type{Bool}, rhs, func(b *Builder) []*Value { return []*Value{b.Const(Bool, 0)} })[0]
+		rhs := func(b *ir.Builder) []*ir.Value {
+			return []*ir.Value{fl.in(b, func() *ir.Value { return fl.expr(e.R) })}
 		}
-		return fl.b.If(l, []Type{Bool}, func(b *Builder) []*Value { return []*Value{b.Const(Bool, 1)} }, rhs)[0]
+		if e.Op == "&&" {
+			return fl.b.If(l, []ir.Type{ir.Bool}, rhs, func(b *ir.Builder) []*ir.Value { return []*ir.Value{b.Const(ir.Bool, 0)} })[0]
+		}
+		return fl.b.If(l, []ir.Type{ir.Bool}, func(b *ir.Builder) []*ir.Value { return []*ir.Value{b.Const(ir.Bool, 1)} }, rhs)[0]
 	}
 	l := fl.expr(e.L)
 	r := fl.expr(e.R)
@@ -211,7 +214,7 @@ func (fl *fnLowerer) binary(e *lang.BinaryExpr) *Value {
 }
 
 // in runs fill with the builder moved to b's block.
-func (fl *fnLowerer) in(b *Builder, fill func() *Value) *Value {
+func (fl *fnLowerer) in(b *ir.Builder, fill func() *ir.Value) *ir.Value {
 	saved := fl.b
 	fl.b = b
 	defer func() { fl.b = saved }()
@@ -219,7 +222,7 @@ func (fl *fnLowerer) in(b *Builder, fill func() *Value) *Value {
 }
 
 // binop lowers `l op r` (op as in the source, compound forms without "=").
-func (fl *fnLowerer) binop(op string, l, r *Value, checked bool, pos lang.Pos) *Value {
+func (fl *fnLowerer) binop(op string, l, r *ir.Value, checked bool, pos lang.Pos) *ir.Value {
 	b := fl.b
 	switch op {
 	case "+":
@@ -234,12 +237,12 @@ func (fl *fnLowerer) binop(op string, l, r *Value, checked bool, pos lang.Pos) *
 			if op == "%" {
 				what = "remainder by zero"
 			}
-			b.Check(b.Ne(r, b.Const(r.Type, 0)), CheckDiv, pos, what)
+			b.Check(b.Ne(r, b.Const(r.Type, 0)), ir.CheckDiv, pos, what)
 		}
 		if op == "/" {
-			return b.Bin(OpDivU, l, r)
+			return b.Bin(ir.OpDivU, l, r)
 		}
-		return b.Bin(OpRemU, l, r)
+		return b.Bin(ir.OpRemU, l, r)
 	case "&":
 		return b.And(l, r)
 	case "|":
@@ -251,9 +254,9 @@ func (fl *fnLowerer) binop(op string, l, r *Value, checked bool, pos lang.Pos) *
 	case ">>":
 		return b.Shr(l, r)
 	case "<<<":
-		return b.Bin(OpRotl, l, r)
+		return b.Bin(ir.OpRotl, l, r)
 	case ">>>":
-		return b.Bin(OpRotr, l, r)
+		return b.Bin(ir.OpRotr, l, r)
 	case "==":
 		return b.Eq(l, r)
 	case "!=":
@@ -273,7 +276,7 @@ func (fl *fnLowerer) binop(op string, l, r *Value, checked bool, pos lang.Pos) *
 
 // operand is one result of a call: a word, or an array (in a temporary).
 type operand struct {
-	v *Value
+	v *ir.Value
 	r *aref
 }
 
@@ -287,7 +290,7 @@ func (fl *fnLowerer) call(e *lang.CallExpr) []operand {
 	if callee == nil || len(e.Args) != len(fd.Params) {
 		failf(e.Pos, "call of %s does not match its declaration", e.Name)
 	}
-	var args []CallArg
+	var args []ir.CallArg
 	binds := map[*lang.Symbol]binding{}
 	for i, p := range fd.Params {
 		if isArrayish(p.Type) {
@@ -296,11 +299,11 @@ func (fl *fnLowerer) call(e *lang.CallExpr) []operand {
 			if _, fixed := p.Type.(*lang.ArrayType); fixed {
 				n = fl.idx(uint64(flatLen(p.Type)))
 			}
-			args = append(args, CallArg{Arr: r.arr, Off: r.off, Len: n})
+			args = append(args, ir.CallArg{Arr: r.arr, Off: r.off, Len: n})
 			binds[p.Sym] = binding{arr: &aref{arr: r.arr, off: r.off, n: r.n, typ: p.Type}}
 		} else {
 			v := fl.expr(e.Args[i])
-			args = append(args, CallArg{Val: v})
+			args = append(args, ir.CallArg{Val: v})
 			binds[p.Sym] = binding{val: v}
 		}
 	}
@@ -313,7 +316,7 @@ func (fl *fnLowerer) call(e *lang.CallExpr) []operand {
 			for s := range binds {
 				delete(fl.env, s)
 			}
-			fl.b.Check(cond, CheckRequires, e.Pos, fmt.Sprintf("call of %s: requires clause %d (%s) does not hold", fd.QualName(), k+1, req.Position()))
+			fl.b.Check(cond, ir.CheckRequires, e.Pos, fmt.Sprintf("call of %s: requires clause %d (%s) does not hold", fd.QualName(), k+1, req.Position()))
 		}
 	}
 	var outs []*aref
@@ -324,7 +327,7 @@ func (fl *fnLowerer) call(e *lang.CallExpr) []operand {
 		t := fd.ResultTypes[i]
 		tmp := fl.f.NewLocal(fd.Name+".result", out.Elem, out.Len)
 		r := &aref{arr: tmp, off: fl.idx(0), n: fl.idx(uint64(t.(*lang.ArrayType).Len)), typ: t}
-		args = append(args, CallArg{Arr: tmp, Off: r.off, Len: fl.idx(uint64(out.Len))})
+		args = append(args, ir.CallArg{Arr: tmp, Off: r.off, Len: fl.idx(uint64(out.Len))})
 		outs = append(outs, r)
 	}
 	res := fl.b.Call(callee, args)
@@ -348,7 +351,7 @@ func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
 		failf(e.Pos, "call of %s is unresolved", e.Name)
 	}
 	a := e.Args
-	one := func(v *Value) []operand { return []operand{{v: v}} }
+	one := func(v *ir.Value) []operand { return []operand{{v: v}} }
 	switch bi.ID {
 	case lang.BLen:
 		return one(fl.aexpr(a[0]).n)
@@ -367,36 +370,36 @@ func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
 		fl.b.StoreBytes(bi.BigEndian, r.arr, v, o)
 		return nil
 	case lang.BClmulLo, lang.BClmulHi:
-		op := OpClmulLo
+		op := ir.OpClmulLo
 		if bi.ID == lang.BClmulHi {
-			op = OpClmulHi
+			op = ir.OpClmulHi
 		}
 		x := fl.expr(a[0])
 		y := fl.expr(a[1])
-		return one(fl.b.Op(op, U64, x, y))
+		return one(fl.b.Op(op, ir.U64, x, y))
 	case lang.BAESEnc, lang.BAESEncLast:
-		op := OpAESEnc
+		op := ir.OpAESEnc
 		if bi.ID == lang.BAESEncLast {
-			op = OpAESEncLast
+			op = ir.OpAESEncLast
 		}
-		var xs []*Value
+		var xs []*ir.Value
 		for _, x := range a {
 			xs = append(xs, fl.expr(x))
 		}
-		in := fl.b.Instr(op, []Type{U64, U64}, xs...)
+		in := fl.b.Instr(op, []ir.Type{ir.U64, ir.U64}, xs...)
 		return []operand{{v: in.Results[0]}, {v: in.Results[1]}}
 	case lang.BMulW:
 		x := fl.expr(a[0])
 		y := fl.expr(a[1])
-		lo, hi := fl.b.Pair(OpMulW, x, y)
+		lo, hi := fl.b.Pair(ir.OpMulW, x, y)
 		return []operand{{v: lo}, {v: hi}}
 	case lang.BSHA256Rnds2, lang.BSHA256Msg1, lang.BSHA256Msg2:
-		op := shaOps[bi.ID]
-		var xs []*Value
+		op := ir.SHA256Op(bi.ID)
+		var xs []*ir.Value
 		for _, x := range a {
 			xs = append(xs, fl.expr(x))
 		}
-		in := fl.b.Instr(op, []Type{U32, U32, U32, U32}, xs...)
+		in := fl.b.Instr(op, []ir.Type{ir.U32, ir.U32, ir.U32, ir.U32}, xs...)
 		ops := make([]operand, 4)
 		for i, r := range in.Results {
 			ops[i] = operand{v: r}
@@ -426,7 +429,7 @@ func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
 		fl.b.Store(r.arr, v, fl.addIdx(r.off, i))
 		return nil
 	case lang.BTrace:
-		var vals []*Value
+		var vals []*ir.Value
 		for _, x := range a {
 			if isArrayish(x.Type()) {
 				fl.aexpr(x)
@@ -434,7 +437,7 @@ func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
 			}
 			vals = append(vals, fl.expr(x))
 		}
-		fl.b.Instr(OpTrace, nil, vals...)
+		fl.b.Instr(ir.OpTrace, nil, vals...)
 		return nil
 	}
 	failf(e.Pos, "builtin %s cannot be lowered here", bi.Name)
@@ -443,19 +446,26 @@ func (fl *fnLowerer) builtin(e *lang.CallExpr) []operand {
 
 // byteOffset checks (when asked) that bytes [off, off+bits/8) lie in r and
 // returns the byte's index in r's array.
-func (fl *fnLowerer) byteOffset(r *aref, off *Value, bi *lang.Builtin, e *lang.CallExpr) *Value {
+func (fl *fnLowerer) byteOffset(r *aref, off *ir.Value, bi *lang.Builtin, e *lang.CallExpr) *ir.Value {
 	b := fl.b
 	if e.Checked {
 		n := r.n
 		o := off
-		if off.Type.Bits() > IndexType.Bits() {
+		if off.Type.Bits() > ir.IndexType.Bits() {
 			n = b.Zext(off.Type, n)
 		} else {
 			o = fl.toIndex(off)
 		}
 		nb := b.Const(o.Type, uint64(bi.Bits/8))
 		ok := b.And(b.Ule(o, n), b.Ule(nb, b.Sub(n, o)))
-		b.Check(ok, CheckBounds, e.Pos, strings.TrimSpace(bi.Name+": bytes out of range"))
+		b.Check(ok, ir.CheckBounds, e.Pos, strings.TrimSpace(bi.Name+": bytes out of range"))
 	}
 	return fl.addIdx(r.off, fl.toIndex(off))
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
