@@ -1,0 +1,269 @@
+package jcvm
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/stdlib/golden"
+)
+
+// jcaLoad compiles p, prints its .jca and loads the class back from the
+// text alone; the exports are matched by name (and descriptor) with the
+// compiled class's, whose IR functions give the argument codec.
+func jcaLoad(p *lang.Program, opts backend.Options) (*Class, string, error) {
+	cls, _, err := compileClass(p, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	text, err := jcaArtifact(cls, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := parseJCA(string(text))
+	if err != nil {
+		return nil, "", err
+	}
+	loaded, err := loadJCA(f, cls.W)
+	if err != nil {
+		return nil, "", err
+	}
+	if loaded.Carry == nil {
+		return nil, "", fmt.Errorf("the .jca has no carry field")
+	}
+	for _, e := range cls.Exports {
+		var m *Method
+		for _, lm := range loaded.Methods {
+			if lm.Name == e.Method.Name {
+				m = lm
+			}
+		}
+		if m == nil || !m.Export || descriptor(m) != descriptor(e.Method) {
+			return nil, "", fmt.Errorf("the .jca has no public method %s%s", e.Method.Name, descriptor(e.Method))
+		}
+		loaded.Exports = append(loaded.Exports, &Export{Name: e.Name, Method: m, Fn: e.Fn})
+	}
+	return loaded, string(text), nil
+}
+
+// simCall calls export exp of the loaded class in s, as the applet would:
+// arguments marshalled by the ABI, results read back from the arrays, the
+// return value and the carry array.
+func simCall(s *Sim, cls *Class, exp *Export, args []lang.Value) ([]lang.Value, error) {
+	f := exp.Fn.(*ir.Function)
+	jargs, err := marshal(cls.W, f, args)
+	if err != nil {
+		return nil, err
+	}
+	s.resetArrays()
+	var cells []int16
+	refs := map[int]int16{}
+	for i, a := range jargs {
+		switch a.Kind {
+		case KRef:
+			arr := &simArray{elem: EShort, data: append([]int16(nil), a.Shorts...)}
+			if a.Shorts == nil {
+				arr = &simArray{elem: EByte, data: make([]int16, len(a.Bytes))}
+				for j, b := range a.Bytes {
+					arr.data[j] = int16(int8(b))
+				}
+			}
+			refs[i] = s.newArray(arr)
+			cells = append(cells, refs[i])
+		case KInt:
+			cells = append(cells, int16(a.Val>>16), int16(a.Val))
+		default:
+			cells = append(cells, int16(a.Val))
+		}
+	}
+	ret, err := s.call(exp.Method, cells)
+	if err != nil {
+		var t *Trap
+		if errors.As(err, &t) && t.SW != 0 {
+			return nil, cardCheckError(t.SW)
+		}
+		return nil, err
+	}
+	for i, ref := range refs {
+		d := s.arrays[ref-1].data
+		if jargs[i].Shorts != nil {
+			copy(jargs[i].Shorts, d)
+			continue
+		}
+		for j := range jargs[i].Bytes {
+			jargs[i].Bytes[j] = byte(d[j])
+		}
+	}
+	rv := retVal{hasRet: len(ret) > 0, carry: s.arrays[s.fields[cls.Carry.Field]-1].data}
+	switch len(ret) {
+	case 1:
+		rv.ret = int32(ret[0])
+	case 2:
+		rv.ret = join(ret[0], ret[1])
+	}
+	return unmarshal(cls.W, f, args, jargs, rv)
+}
+
+// TestGoldenJCA runs the whole golden suite (the official vectors and
+// random inputs, every export) on the simulator loaded from the parsed
+// text of --emit jca, with ints and with --no-int.
+func TestGoldenJCA(t *testing.T) {
+	cases := golden.Cases(golden.Seed(t))
+	for _, noInt := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noint=%v", noInt), func(t *testing.T) {
+			opts := backend.Options{NoInt: noInt}
+			type loaded struct {
+				cls *Class
+				sim *Sim
+				err error
+			}
+			var mu sync.Mutex
+			byProg := map[*lang.Program]*loaded{}
+			runner := func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				l, ok := byProg[p]
+				if !ok {
+					l = &loaded{}
+					l.cls, _, l.err = jcaLoad(p, opts)
+					if l.err == nil {
+						l.sim = newSim(l.cls)
+					}
+					byProg[p] = l
+				}
+				if l.err != nil {
+					return nil, l.err
+				}
+				exp := exportOf(l.cls, fn.Name)
+				if exp == nil {
+					return nil, fmt.Errorf("no export %s in the .jca", fn.Name)
+				}
+				return simCall(l.sim, l.cls, exp, args)
+			}
+			golden.Run(t, runner, cases)
+		})
+	}
+}
+
+// TestJCAReadsStdlib parses and loads the .jca of every stdlib module at
+// both widths, and checks that the loaded class is the compiled one:
+// the same fields (sizes and constant data) and methods (parameters,
+// .stack, .locals and bytecode, labels and constant-pool indexes aside).
+func TestJCAReadsStdlib(t *testing.T) {
+	for _, noInt := range []bool{false, true} {
+		for _, mod := range stdlibModules {
+			p, err := golden.Load(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := backend.Options{NoInt: noInt}
+			loaded, _, err := jcaLoad(p, opts)
+			if err != nil {
+				t.Errorf("%s noInt=%v: %v", mod, noInt, err)
+				continue
+			}
+			cls, _, err := compileClass(p, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := sameClass(cls, loaded); msg != "" {
+				t.Errorf("%s noInt=%v: the class loaded from the .jca differs: %s", mod, noInt, msg)
+			}
+		}
+	}
+}
+
+// sameClass compares a compiled class with one loaded from its .jca.
+func sameClass(c, l *Class) string {
+	if len(c.Fields) != len(l.Fields) || len(c.Methods) != len(l.Methods) {
+		return fmt.Sprintf("%d fields and %d methods, want %d and %d", len(l.Fields), len(l.Methods), len(c.Fields), len(c.Methods))
+	}
+	for i, a := range c.Fields {
+		b := l.Fields[i]
+		n := a.Len
+		if a.Wide {
+			n *= 2
+		}
+		if a.Data != nil {
+			n = b.Len
+		}
+		if a.Name != b.Name || a.Elem != b.Elem || n != b.Len || fmt.Sprint(a.Data) != fmt.Sprint(b.Data) {
+			return fmt.Sprintf("field %d: %s %v len %d, want %s %v len %d", i, b.Name, b.Elem, b.Len, a.Name, a.Elem, n)
+		}
+	}
+	for i, m := range c.Methods {
+		lm := l.Methods[i]
+		if m.Name != lm.Name || descriptor(m) != descriptor(lm) || m.Stack != lm.Stack || m.Locals != lm.Locals || m.Size != lm.Size {
+			return fmt.Sprintf("method %s%s (stack %d, locals %d, %d bytes), want %s%s (%d, %d, %d)",
+				lm.Name, descriptor(lm), lm.Stack, lm.Locals, lm.Size, m.Name, descriptor(m), m.Stack, m.Locals, m.Size)
+		}
+		a, b := flatCode(m.Code), flatCode(lm.Code)
+		if len(a) != len(b) {
+			return fmt.Sprintf("method %s: %d instructions, want %d", m.Name, len(b), len(a))
+		}
+		for j := range a {
+			if a[j] != b[j] {
+				return fmt.Sprintf("method %s, instruction %d: %s, want %s", m.Name, j, b[j], a[j])
+			}
+		}
+	}
+	return ""
+}
+
+// flatCode lists a method's instructions as text, a branch's operand
+// being the index of the instruction it goes to.
+func flatCode(code []Insn) []string {
+	at := map[int32]int{}
+	n := 0
+	for _, in := range code {
+		if in.Op == opLabel {
+			at[in.A] = n
+		} else {
+			n++
+		}
+	}
+	var s []string
+	for _, in := range code {
+		switch {
+		case in.Op == opLabel:
+		case ops[in.Op].layout == lBranch:
+			s = append(s, fmt.Sprintf("%s ->%d", opName(in.Op), at[in.A]))
+		default:
+			s = append(s, fmt.Sprintf("%s %d %d", opName(in.Op), in.A, in.B))
+		}
+	}
+	return s
+}
+
+// TestJCAReadsSnapshots parses and loads every .jca snapshot of
+// testdata/codegen (at the width its name gives).
+func TestJCAReadsSnapshots(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "codegen", "*.jca"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no .jca snapshots: %v", err)
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := 32
+		if strings.HasSuffix(name, ".noint.jca") {
+			w = 16
+		}
+		f, err := parseJCA(string(src))
+		if err == nil {
+			_, err = loadJCA(f, w)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
