@@ -70,6 +70,10 @@ func compileTree(tree treeEmitter, p *lang.Program, o *options, bo backend.Optio
 // followed. On any failure no new directory or temporary file is left.
 func writeTree(dir string, files map[string][]byte, marker string) error {
 	target, err := resolveLinks(dir)
+	if err == nil {
+		// Absolute, so that the new tree goes beside DIR even for -o .
+		target, err = filepath.Abs(target)
+	}
 	if err != nil {
 		return outError(dir, err)
 	}

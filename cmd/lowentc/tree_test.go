@@ -114,3 +114,21 @@ func TestEmitJavaCardTree(t *testing.T) {
 	assert.Equal(t, exitOK, status, errs)
 	assert.Contains(t, errs, "warning: --aid has no effect on target mos6502")
 }
+
+// TestEmitJavaCardTreeDot: -o . in a tree lowentc wrote replaces it (the
+// new tree is built beside the directory, not inside it).
+func TestEmitJavaCardTreeDot(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "m.lw")
+	require.NoError(t, os.WriteFile(src, []byte("module m\nexport fn f(x: u16) -> u16 effects none { return x ^ 7 }\n"), 0o644))
+	out := filepath.Join(dir, "tree")
+	status, _, errs := lowentc("--target", "jcvm", "--emit", "javacard", "-o", out, src)
+	require.Equal(t, exitOK, status, errs)
+	t.Chdir(out)
+	status, _, errs = lowentc("--target", "jcvm", "--emit", "javacard", "-o", ".", src)
+	require.Equal(t, exitOK, status, errs)
+	assert.ElementsMatch(t, []string{".lowentc-tree", "build.xml", "src/lowent/M.java", "src/lowent/MApplet.java"}, treeFiles(t, out))
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, ents, 2, "%v", ents)
+}
