@@ -15,10 +15,11 @@ import (
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
-// jcaLoad compiles p, prints its .jca and loads the class back from the
-// text alone; the exports are matched by name (and descriptor) with the
-// compiled class's, whose IR functions give the argument codec.
-func jcaLoad(p *lang.Program, opts backend.Options) (*Class, string, error) {
+// jcaLoad compiles p, prints its .jca (changed by edit, when not nil) and
+// loads the class back from the text alone; the exports are matched by
+// name (and descriptor) with the compiled class's, whose IR functions give
+// the argument codec.
+func jcaLoad(p *lang.Program, opts backend.Options, edit func(string) string) (*Class, string, error) {
 	cls, _, err := compileClass(p, opts)
 	if err != nil {
 		return nil, "", err
@@ -26,6 +27,9 @@ func jcaLoad(p *lang.Program, opts backend.Options) (*Class, string, error) {
 	text, err := jcaArtifact(cls, opts)
 	if err != nil {
 		return nil, "", err
+	}
+	if edit != nil {
+		text = []byte(edit(string(text)))
 	}
 	f, err := parseJCA(string(text))
 	if err != nil {
@@ -113,42 +117,93 @@ func simCall(s *Sim, cls *Class, exp *Export, args []lang.Value) ([]lang.Value, 
 
 // TestGoldenJCA runs the whole golden suite (the official vectors and
 // random inputs, every export) on the simulator loaded from the parsed
-// text of --emit jca, with ints and with --no-int.
+// text of --emit jca, with ints and with --no-int; and BLAKE2b's cases
+// under the storage layouts that put a constant table (SIGMA) in the
+// class and, with --storage arrays at W=32, int arrays init() allocates.
 func TestGoldenJCA(t *testing.T) {
 	cases := golden.Cases(golden.Seed(t))
-	for _, noInt := range []bool{false, true} {
-		t.Run(fmt.Sprintf("noint=%v", noInt), func(t *testing.T) {
-			opts := backend.Options{NoInt: noInt}
-			type loaded struct {
-				cls *Class
-				sim *Sim
-				err error
-			}
-			var mu sync.Mutex
-			byProg := map[*lang.Program]*loaded{}
-			runner := func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-				mu.Lock()
-				defer mu.Unlock()
-				l, ok := byProg[p]
-				if !ok {
-					l = &loaded{}
-					l.cls, _, l.err = jcaLoad(p, opts)
-					if l.err == nil {
-						l.sim = newSim(l.cls)
-					}
-					byProg[p] = l
-				}
-				if l.err != nil {
-					return nil, l.err
-				}
-				exp := exportOf(l.cls, fn.Name)
-				if exp == nil {
-					return nil, fmt.Errorf("no export %s in the .jca", fn.Name)
-				}
-				return simCall(l.sim, l.cls, exp, args)
-			}
-			golden.Run(t, runner, cases)
+	var blake []golden.Case
+	for _, c := range cases {
+		if c.Module == "blake2b" {
+			blake = append(blake, c)
+		}
+	}
+	for _, v := range []struct {
+		opts  backend.Options
+		cases []golden.Case
+	}{
+		{backend.Options{}, cases},
+		{backend.Options{NoInt: true}, cases},
+		{backend.Options{Storage: "locals"}, blake},
+		{backend.Options{Storage: "arrays"}, blake},
+		{backend.Options{Storage: "pairs", NoInt: true}, blake},
+	} {
+		t.Run(fmt.Sprintf("noint=%v/storage=%s", v.opts.NoInt, v.opts.Storage), func(t *testing.T) {
+			golden.Run(t, jcaRunner(v.opts, nil), v.cases)
 		})
+	}
+}
+
+// jcaRunner is a golden runner on the simulator loaded from each module's
+// .jca; edit, when not nil, changes the text before it is parsed.
+func jcaRunner(opts backend.Options, edit func(string) string) golden.Runner {
+	type loaded struct {
+		cls *Class
+		sim *Sim
+		err error
+	}
+	var mu sync.Mutex
+	byProg := map[*lang.Program]*loaded{}
+	return func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		l, ok := byProg[p]
+		if !ok {
+			l = &loaded{}
+			l.cls, _, l.err = jcaLoad(p, opts, edit)
+			if l.err == nil {
+				l.sim = newSim(l.cls)
+			}
+			byProg[p] = l
+		}
+		if l.err != nil {
+			return nil, l.err
+		}
+		exp := exportOf(l.cls, fn.Name)
+		if exp == nil {
+			return nil, fmt.Errorf("no export %s in the .jca", fn.Name)
+		}
+		return simCall(l.sim, l.cls, exp, args)
+	}
+}
+
+// TestJCATextIsWhatRuns: an edit of the printed text (an opcode, two
+// values of a constant table) changes what the simulator computes, so the
+// golden suite above checks the text, not the compiler's memory.
+func TestJCATextIsWhatRuns(t *testing.T) {
+	var ps golden.Programs
+	sha := golden.SHA256Case("sha256/abc", []byte("abc"))
+	blake := golden.Blake2bCase("blake2b/abc", []byte("abc"))
+	for _, tc := range []struct {
+		c        golden.Case
+		opts     backend.Options
+		from, to string
+	}{
+		{sha, backend.Options{}, "\tixor;\n", "\tior;\n"},
+		{blake, backend.Options{Storage: "locals"}, "SIGMA = {0, 1, 2,", "SIGMA = {1, 0, 2,"},
+	} {
+		if err := golden.RunCase(&ps, jcaRunner(tc.opts, nil), tc.c); err != nil {
+			t.Fatalf("%s unedited: %v", tc.c.Name, err)
+		}
+		edit := func(s string) string {
+			if !strings.Contains(s, tc.from) {
+				t.Fatalf("%s: no %q in the .jca", tc.c.Name, tc.from)
+			}
+			return strings.ReplaceAll(s, tc.from, tc.to)
+		}
+		if err := golden.RunCase(&ps, jcaRunner(tc.opts, edit), tc.c); err == nil {
+			t.Errorf("%s: the result did not change when the .jca's %q became %q", tc.c.Name, tc.from, tc.to)
+		}
 	}
 }
 
@@ -164,7 +219,7 @@ func TestJCAReadsStdlib(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts := backend.Options{NoInt: noInt}
-			loaded, _, err := jcaLoad(p, opts)
+			loaded, _, err := jcaLoad(p, opts, nil)
 			if err != nil {
 				t.Errorf("%s noInt=%v: %v", mod, noInt, err)
 				continue
