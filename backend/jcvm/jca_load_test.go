@@ -177,6 +177,11 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 	if initM == nil {
 		return nil, fmt.Errorf("jca: class %s has no init()V", jc.name)
 	}
+	for i, r := range cp {
+		if r.kind == cpMethod && byName[r.name] == nil {
+			return nil, fmt.Errorf("jca: constant %d: class %s has no method %s", i, jc.name, r.name)
+		}
+	}
 	throwIndex := int32(len(cls.Fields) + len(cls.Methods))
 	// init(): the sizes of the work arrays.
 	if err := jcaInit(initM, func(k int32) (int, *Arr, error) {

@@ -322,3 +322,137 @@ func TestJCAReadsSnapshots(t *testing.T) {
 		}
 	}
 }
+
+// jcaSample is a hand-written library package in the assembly's syntax:
+// block comments, an applet block, hex numbers, a field token, a label
+// before the first instruction.
+const jcaSample = `/* a sample */
+.package lowent {
+	.aid 0xF0:0x4C:0x57:0x4E:0x54:0x01;
+	.version 1.0;
+	.imports {
+		0xA0:0x00:0x00:0x00:0x62:0x01:0x01 1.3; // javacard/framework
+		0xA0:0x00:0x00:0x00:0x62:0x00:0x01 1.0; /* java/lang */
+	}
+	.applet {
+		0xF0:0x4C:0x57:0x4E:0x54:0x01:0x01 X;
+	}
+	.constantPool {
+		staticFieldRef short[] S/carry;
+		staticFieldRef byte[] S/T;
+		staticMethodRef S/f(S)S;
+		staticMethodRef 0.7.1(S)V;
+		staticMethodRef 0.8.15(SB)[S;
+	}
+	.class public final S 0 extends 1.0 {
+		.fields {
+			static short[] carry 0;
+			static final byte[] T = {0x10, -2, 3};
+		}
+		.method public static init()V 0 {
+			.stack 2;
+			.locals 0;
+			sconst_1;
+			sconst_2;
+			invokestatic 4;
+			putstatic_a 0;
+			return;
+		}
+		.method public static f(S)S 1 {
+			.stack 2;
+			.locals 0;
+		L0:	sload_0;
+			ifeq_w L1;
+			getstatic_a 1;
+			sload_0;
+			baload;
+			sreturn;
+		L1:	sspush 0x6F00;
+			invokestatic 3;
+			sconst_0;
+			sreturn;
+		}
+	}
+}
+`
+
+// TestParseJCASample reads the sample and runs its method: f(x) is T[x]
+// for x ≠ 0 and throws 0x6F00 for 0.
+func TestParseJCASample(t *testing.T) {
+	f, err := parseJCA(jcaSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.applets) != 1 || f.applets[0].class != "X" || len(f.imports) != 2 || len(f.cp) != 5 || f.classes[0].fields[0].token != 0 {
+		t.Fatalf("parsed %+v", f)
+	}
+	cls, err := loadJCA(f, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSim(cls)
+	for x, want := range map[int16]int16{1: -2, 2: 3} {
+		got, err := s.call(cls.Methods[0], []int16{x})
+		if err != nil || len(got) != 1 || got[0] != want {
+			t.Errorf("f(%d) = %v, %v; want %d", x, got, err, want)
+		}
+	}
+	var tr *Trap
+	if _, err := s.call(cls.Methods[0], []int16{0}); !errors.As(err, &tr) || tr.SW != 0x6F00 {
+		t.Errorf("f(0): %v, want ISOException 0x6F00", err)
+	}
+}
+
+// TestLoadJCARefuses: what the loader does not take is an error, never a
+// panic: each edit of the sample is refused with the message given.
+func TestLoadJCARefuses(t *testing.T) {
+	for _, tc := range []struct{ from, to, msg string }{
+		{"0x62:0x01:0x01 1.3", "0x62:0x01:0x02 1.3", "none of the javacard.framework methods"},
+		{"0.7.1(S)V", "0.7.2(S)V", "none of the javacard.framework methods"},
+		{"extends 1.0", "extends 0.0", "not java.lang.Object"},
+		{"ifeq_w L1", "ifeq_w L9", "no label L9"},
+		{"sconst_2;\n\t\t\tinvokestatic 4", "sconst_1;\n\t\t\tinvokestatic 4", "not CLEAR_ON_DESELECT"},
+		{"putstatic_a 0;", "pop;", "init(): pop"},
+		{"baload;", "bogus;", "bogus: not an opcode"},
+		{"getstatic_a 1", "getstatic_a 2", "not a static field"},
+		{"invokestatic 3", "invokestatic 9", "no constant 9"},
+		{"{0x10, -2, 3}", "{0x10, -200, 3}", "does not fit"},
+		{".locals 0;\n\t\tL0", "\n\t\tL0", "lacks .stack or .locals"},
+		{"staticMethodRef S/f(S)S", "staticMethodRef S/g(S)S", "no method g(S)S"},
+		{".package lowent {", ".package lowent", `want "{"`},
+		{"/* java/lang */", "/* java/lang", "unterminated comment"},
+	} {
+		src := strings.Replace(jcaSample, tc.from, tc.to, 1)
+		if src == jcaSample {
+			t.Fatalf("no %q in the sample", tc.from)
+		}
+		f, err := parseJCA(src)
+		if err == nil {
+			_, err = loadJCA(f, 16)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%q -> %q: %v, want an error with %q", tc.from, tc.to, err, tc.msg)
+		}
+	}
+}
+
+// TestLoadJCATruncated: every prefix of the sample is refused (or, whole,
+// taken) without a panic.
+func TestLoadJCATruncated(t *testing.T) {
+	for i := 0; i < len(jcaSample); i++ {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("prefix of %d bytes: panic %v", i, r)
+				}
+			}()
+			f, err := parseJCA(jcaSample[:i])
+			if err == nil {
+				_, err = loadJCA(f, 16)
+			}
+			if err == nil && strings.TrimSpace(jcaSample[:i]) != strings.TrimSpace(jcaSample) {
+				t.Errorf("prefix of %d bytes taken", i)
+			}
+		}()
+	}
+}
