@@ -33,6 +33,8 @@ const (
 
 // Tokens of the export files: javacard.framework's classes ISOException
 // (7) and JCSystem (8) and their static methods, java.lang's Object (0).
+// They were not checked against the export files, which are not available
+// here (docs/jcvm.md says how to check them).
 const (
 	tokISOException      = 7
 	tokThrowIt           = 1
