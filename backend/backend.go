@@ -25,6 +25,7 @@ type Options struct {
 	Timing    string    // mos6502: ideal (default) or c64 (the VIC-II's badlines)
 	MaxCycles uint64    // mos6502: the cycle cap of a call; 0: the default
 	Entry     string    // mos6502 --emit prg: the export the C64 program calls; "": the default
+	AID       string    // jcvm --emit jca/javacard: the package (and applet) AID, --aid; "": the default
 	// NoCardLimits: jcvm: write the artifact even when it exceeds the
 	// card's limits.
 	NoCardLimits bool

@@ -27,7 +27,7 @@ func TestDeterministic(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
 				}
-				got := map[string][]byte{"java": []byte(printJava(cls, "lowent")), "jca": []byte(printJCA(cls, "lowent"))}
+				got := map[string][]byte{"java": []byte(printJava(cls, "lowent")), "jca": []byte(printJCA(cls, "lowent", DefaultAIDs(cls.Name).Package))}
 				if first == nil {
 					first = got
 					continue

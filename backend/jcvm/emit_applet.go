@@ -23,10 +23,17 @@ import (
 // argAreaSize is the size of the applet's argument area in bytes.
 const argAreaSize = 4096
 
-func (p *javaPrinter) applet(pkg string) {
+// applet prints <Module>Applet, public when it has a file of its own (the
+// --emit javacard tree), package-private beside the library class in the
+// one file of --emit java.
+func (p *javaPrinter) applet(public bool) {
 	c := p.cls.Name
+	vis := ""
+	if public {
+		vis = "public "
+	}
 	p.f("\n/** %sApplet gives each export of %s an INS (see docs/jcvm.md). */\n", c, c)
-	p.f("final class %sApplet extends Applet {\n", c)
+	p.f("%sfinal class %sApplet extends Applet {\n", vis, c)
 	p.f("    private final byte[] args = area();\n\n")
 	p.f("    private %sApplet() {\n        %s.init();\n        register();\n    }\n\n", c, c)
 	p.f("    public static void install(byte[] bArray, short bOffset, byte bLength) {\n        new %sApplet();\n    }\n\n", c)

@@ -25,6 +25,15 @@ func printJava(cls *Class, pkg string) string {
 	p.f("package %s;\n\n", pkg)
 	p.f("import javacard.framework.*;\n\n")
 	p.f("/** %s: the library methods of module %s, then its applet. */\n", cls.Name, cls.Name)
+	p.library()
+	p.applet(false)
+	return p.b.String()
+}
+
+// library prints the library class: its static fields, init() and one
+// public static method per export.
+func (p *javaPrinter) library() {
+	cls := p.cls
 	p.f("public final class %s {\n", cls.Name)
 	for _, a := range cls.Fields {
 		kind := "byte"
@@ -70,8 +79,6 @@ func printJava(cls *Class, pkg string) string {
 		p.method(m)
 	}
 	p.f("}\n")
-	p.applet(pkg)
-	return p.b.String()
 }
 
 func (p *javaPrinter) varName(v *Var) string {

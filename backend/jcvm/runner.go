@@ -60,7 +60,7 @@ func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 	case "", "java":
 		return []byte(printJava(cls, "lowent")), nil
 	case "jca":
-		return []byte(printJCA(cls, "lowent")), nil
+		return jcaArtifact(cls, opts)
 	}
 	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java, jca or ir)", opts.Emit)
 }

@@ -21,7 +21,7 @@ import (
 
 // cmdCompile compiles one file for a target and writes the artifact.
 func cmdCompile(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(targetFlags, "--emit", "-o", "--stats", "--no-card-limits", "--entry")...)
+	o, err := parseFlags(args, append(targetFlags, "--emit", "-o", "--stats", "--no-card-limits", "--entry", "--aid")...)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -70,8 +70,12 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if bo.Emit == "" {
 			bo.Emit = t.Emits[0]
 		}
-		if !slices.Contains(t.Emits, bo.Emit) {
-			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(t.Emits, ", "))
+		emits := append(append([]string(nil), t.Emits...), treeEmits(t.Name)...)
+		if !slices.Contains(emits, bo.Emit) {
+			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(emits, ", "))
+		}
+		if tree := treeEmitters[t.Name+"/"+bo.Emit]; tree != nil {
+			return compileTree(tree, p, o, bo, stdout, stderr)
 		}
 		if check := entryChecks[t.Name]; check != nil {
 			// --entry names an export: a wrong one is a usage error.
@@ -120,7 +124,7 @@ func validateTarget(o *options, stderr io.Writer) int {
 	}
 	// A flag for another target changes nothing: say so, without failing
 	// (scripts may pass one set of flags to every target).
-	for _, name := range append(append(targetFlags, runFlags...), "--no-card-limits", "--entry") {
+	for _, name := range append(append(targetFlags, runFlags...), "--no-card-limits", "--entry", "--aid") {
 		if ts, ok := flagTargets[name]; ok && o.given[name] && !slices.Contains(ts, o.target) {
 			fmt.Fprintf(stderr, "lowentc: warning: %s has no effect on target %s (it applies to %s)\n", name, o.target, strings.Join(ts, ", "))
 		}

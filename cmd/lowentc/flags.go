@@ -27,6 +27,7 @@ type options struct {
 	timing  string
 	maxCyc  uint64
 	entry   string // mos6502 --emit prg: the export the C64 program calls
+	aid     string // jcvm --emit jca/javacard: package AID[,applet AID]
 	// noLimits: jcvm compile: write the artifact beyond the card's limits.
 	noLimits bool
 	args     []string        // positional
@@ -46,6 +47,7 @@ var flagTargets = map[string][]string{
 	"--max-cycles":     {"mos6502"},
 	"--entry":          {"mos6502"},
 	"--no-card-limits": {"jcvm"},
+	"--aid":            {"jcvm"},
 }
 
 type flagSpec struct {
@@ -102,6 +104,15 @@ var allFlags = []flagSpec{
 		o.entry = v
 		return nil
 	}},
+	{names: []string{"--aid", "-aid"}, set: func(o *options, v string) error {
+		if validateAID != nil {
+			if err := validateAID(v); err != nil {
+				return err
+			}
+		}
+		o.aid = v
+		return nil
+	}},
 	{names: []string{"--max-cycles", "-max-cycles"}, set: func(o *options, v string) error {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil || n == 0 {
@@ -111,6 +122,9 @@ var allFlags = []flagSpec{
 		return nil
 	}},
 }
+
+// validateAID checks the value of --aid (set by the jcvm target's file).
+var validateAID func(string) error
 
 // runFlags are the target flags only run and bench take: they choose how
 // a call is timed, not what is compiled.

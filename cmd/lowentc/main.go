@@ -140,6 +140,8 @@ Flags:
                  compile (jcvm): the module's bytes of code, stack and memory against the card's limits
   --no-card-limits
                  jcvm compile: write the artifact even if it exceeds the --card's limits
+  --aid P[,A]    jcvm --emit jca, javacard: the package AID P and the applet AID A in hex
+                 (default F04C574E54 + the module's name; A defaults to P + 01)
 
 Arguments of run (NAME=VALUE):
   words          decimal or 0x-hex: n=42, n=0x2a; bools: true, false

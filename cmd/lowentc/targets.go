@@ -68,7 +68,7 @@ func prepare(o *options, p *lang.Program) (backend.Runner, error) {
 func backendOptions(o *options) backend.Options {
 	return backend.Options{HW: o.hw, Emit: o.emit, DumpAfter: o.dump, Dump: os.Stderr,
 		NoInt: o.noInt, Card: o.card, Storage: o.storage, Opt: o.opt, Timing: o.timing, MaxCycles: o.maxCyc,
-		NoCardLimits: o.noLimits, Entry: o.entry}
+		NoCardLimits: o.noLimits, Entry: o.entry, AID: o.aid}
 }
 
 // vmRunner runs exports on the reference VM.
