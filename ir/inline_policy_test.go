@@ -25,7 +25,7 @@ func TestGoldenIRCalls(t *testing.T) {
 				t.Parallel()
 				r := &irRunner{w: w, budget: budget, cache: map[*lang.Program]*Module{}}
 				golden.Run(t, r.run, cases)
-				for _, mod := range []string{"sha256", "blake2b", "gcm"} {
+				for _, mod := range []string{"sha256", "blake2b", "gcm", "sha512", "sha3"} {
 					m := r.module(t, mod)
 					if n := countOps(m, OpCall); n == 0 || len(m.Funcs) < 2 {
 						t.Errorf("%s keeps %d calls in %d functions; want calls kept\n", mod, n, len(m.Funcs))

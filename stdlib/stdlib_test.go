@@ -29,6 +29,12 @@ var contract = map[string][]string{
 		"aes128_gcm_open(key: [16]u8, nonce: [12]u8, aad: []u8, ct: []u8, tag: [16]u8, pt: mut []u8) -> bool",
 	},
 	"crypto_hw": nil,
+	"sha512":    {"sha512(msg: []u8, out: mut [64]u8)"},
+	"sha3": {
+		"keccak_f1600(st: mut [25]u64)",
+		"sha3_256(msg: []u8, out: mut [32]u8)",
+		"shake128(msg: []u8, out: mut []u8)",
+	},
 }
 
 func signature(fn *lang.FuncDecl) string {

@@ -75,7 +75,8 @@ func runSim65(t *testing.T, bin []byte) (byte, uint64) {
 	return code, c
 }
 
-// TestSim65Agrees runs sha256 (several lengths), ghash and AES in both
+// TestSim65Agrees runs sha256 (several lengths), ghash, AES, BLAKE2b, GCM,
+// SHA-512, SHA3-256 and SHAKE128 in both
 // emulators: the same output bytes, and cycle counts equal once sim65
 // 2.19's misjudged branches at $xxFE-$xxFF are accounted for.
 func TestSim65Agrees(t *testing.T) {
@@ -88,6 +89,9 @@ func TestSim65Agrees(t *testing.T) {
 		golden.Blake2bCase("blake2b/200", bytes.Repeat([]byte{9}, 200)),
 		golden.GCMSealCase("gcm/seal", bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 12),
 			bytes.Repeat([]byte{3}, 20), bytes.Repeat([]byte{4}, 40)),
+		golden.SHA512Case("sha512/hello", []byte("Hello C64")),
+		golden.SHA3_256Case("sha3_256/200", bytes.Repeat([]byte{6}, 200)),
+		golden.SHAKE128Case("shake128/20/out=200", bytes.Repeat([]byte{8}, 20), 200),
 	})
 }
 

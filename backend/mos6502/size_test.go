@@ -14,7 +14,7 @@ import (
 // and the buffer checks' table form, overlap.go); the others are checked
 // for correctness and their size is logged (docs/mos6502.md has the
 // figures).
-var sizeFits = map[string]bool{"sha256": true, "blake2b": true, "ghash": true, "aes": true, "gcm": true}
+var sizeFits = map[string]bool{"sha256": true, "blake2b": true, "ghash": true, "aes": true, "gcm": true, "sha512": true, "sha3": true}
 
 // sizeCasesPerExport bounds the golden cases run per export in size mode
 // (the rolled code is slow in the emulator).
@@ -25,7 +25,7 @@ const sizeCasesPerExport = 6
 // vectors and random inputs) in the emulator against Go.
 func TestOptSize(t *testing.T) {
 	all := golden.Cases(goldenSeed(t))
-	for _, mod := range []string{"sha256", "blake2b", "ghash", "aes", "gcm"} {
+	for _, mod := range []string{"sha256", "blake2b", "ghash", "aes", "gcm", "sha512", "sha3"} {
 		p, err := golden.Load(mod)
 		if err != nil {
 			t.Fatal(err)

@@ -45,6 +45,7 @@ type Case struct {
 // untouched, like the plaintext of a failed GCM open).
 type Expect struct {
 	Args    map[int][]byte
+	Words   map[int][]uint64 // arguments of wider words (a [25]u64 state), element by element
 	Results []uint64
 }
 
@@ -149,6 +150,12 @@ func RunCase(ps *Programs, runner Runner, c Case) error {
 	}
 	for i, a := range args {
 		name := paramName(fn, i)
+		if w, ok := want.Words[i]; ok {
+			if !slices.Equal(a.Elems, w) {
+				msgs = append(msgs, fmt.Sprintf("%s =\n\t%#x\nwant\n\t%#x", name, a.Elems, w))
+			}
+			continue
+		}
 		if w, ok := want.Args[i]; ok {
 			got, err := ToBytes(a)
 			if err != nil {
@@ -186,6 +193,11 @@ func Bytes(b []byte) lang.Value {
 		e[i] = uint64(x)
 	}
 	return lang.Value{Elems: e, IsArray: true}
+}
+
+// Words is the lang.Value of an array or slice argument of wider words.
+func Words(w []uint64) lang.Value {
+	return lang.Value{Elems: append([]uint64(nil), w...), IsArray: true}
 }
 
 // ToBytes reads back a byte array or slice value.

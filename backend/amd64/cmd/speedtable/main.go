@@ -20,6 +20,8 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/sha256"
+	"crypto/sha3"
+	"crypto/sha512"
 	"flag"
 	"fmt"
 	"os"
@@ -101,6 +103,14 @@ func algs() []alg {
 			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 64))} },
 			func(d []byte) func() { return func() { blake2b.Sum512(d) } },
 			"lowentc, OpenSSL CLI (blake2b512), Go: one digest per call; Node: streaming update() on one blake2b512 object"},
+		{"sha512", "SHA-512", "sha512", "sha512",
+			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 64))} },
+			func(d []byte) func() { return func() { sha512.Sum512(d) } },
+			"lowentc, OpenSSL CLI, Go: one digest per call; Node: streaming update() on one hash object"},
+		{"sha3_256", "SHA3-256", "sha3", "sha3_256",
+			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 32))} },
+			func(d []byte) func() { return func() { sha3.Sum256(d) } },
+			"lowentc, OpenSSL CLI (sha3-256), Go: one digest per call; Node: streaming update() on one sha3-256 object"},
 	}
 }
 
@@ -148,7 +158,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "alternating rounds; cells are the median and range of the rounds")
 	window := flag.Duration("window", 100*time.Millisecond, "minimum length of a timing window (lowentc, Go, Node)")
 	nodeFlag := flag.String("node", "auto", "Node.js binary for the OpenSSL 3.5 peer: a path, auto (fetch "+nodePackage+" into the user cache) or none")
-	only := flag.String("algs", "", "only these rows, comma-separated ids (gcm,ctr,ghash,sha256,blake2b)")
+	only := flag.String("algs", "", "only these rows, comma-separated ids (gcm,ctr,ghash,sha256,blake2b,sha512,sha3_256)")
 	goOnly := flag.Bool("go-only", false, "print one Go figure for -alg at -size (used by the purego build)")
 	goAlg := flag.String("alg", "", "the row id for -go-only")
 	flag.Parse()

@@ -105,6 +105,8 @@ function make() {
   case 'ctr': o = crypto.createCipheriv('aes-128-ctr', key, iv16); break;
   case 'sha256': o = crypto.createHash('sha256'); break;
   case 'blake2b': o = crypto.createHash('blake2b512'); break;
+  case 'sha512': o = crypto.createHash('sha512'); break;
+  case 'sha3_256': o = crypto.createHash('sha3-256'); break;
   case 'ghash':
     // GCM over AAD only, one-shot: the key schedule, H, GHASH of the data
     // and the tag per call (update() would allocate its output; this does not).

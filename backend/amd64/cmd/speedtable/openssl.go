@@ -27,6 +27,10 @@ func opensslArgs(alg string, size int) []string {
 		return append(args, "-evp", "sha256")
 	case "blake2b":
 		return append(args, "-evp", "blake2b512")
+	case "sha512":
+		return append(args, "-evp", "sha512")
+	case "sha3_256":
+		return append(args, "-evp", "sha3-256")
 	}
 	return nil
 }
