@@ -113,7 +113,8 @@ func GCMOpenCase(name string, key, nonce, aad, ct, tag []byte) Case {
 // Cases is the whole suite: the official vectors, then random inputs drawn
 // from seed at every edge length. Log the seed: it reproduces the run.
 func Cases(seed int64) []Case {
-	return append(Official(), Random(seed)...)
+	cs := append(Official(), Random(seed)...)
+	return append(cs, ChaChaCases(seed)...)
 }
 
 // Random returns random-input cases for every export at every edge length.
