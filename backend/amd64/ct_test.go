@@ -226,7 +226,7 @@ SYMBOL TABLE:
 // included), aes and auto (every variant and the dispatcher).
 func TestNoTableLookups(t *testing.T) {
 	for _, hw := range []string{"none", "aes", "auto"} {
-		for _, mod := range []string{"aes", "gcm", "ghash", "sha256", "blake2b"} {
+		for _, mod := range []string{"aes", "gcm", "ghash", "sha256", "blake2b", "chacha20", "poly1305", "chacha20poly1305"} {
 			for _, l := range tableLoads(disassemble(t, mod, hw, "-r", "-t")) {
 				t.Errorf("%s --hw %s: table lookup: %s", mod, hw, l)
 			}

@@ -75,7 +75,8 @@ func runSim65(t *testing.T, bin []byte) (byte, uint64) {
 	return code, c
 }
 
-// TestSim65Agrees runs sha256 (several lengths), ghash and AES in both
+// TestSim65Agrees runs sha256 (several lengths), ghash, AES, BLAKE2b,
+// GCM, ChaCha20, Poly1305 and ChaCha20-Poly1305 in both
 // emulators: the same output bytes, and cycle counts equal once sim65
 // 2.19's misjudged branches at $xxFE-$xxFF are accounted for.
 func TestSim65Agrees(t *testing.T) {
@@ -87,6 +88,10 @@ func TestSim65Agrees(t *testing.T) {
 		golden.AESBlockCase("aes/1", bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 16)),
 		golden.Blake2bCase("blake2b/200", bytes.Repeat([]byte{9}, 200)),
 		golden.GCMSealCase("gcm/seal", bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 12),
+			bytes.Repeat([]byte{3}, 20), bytes.Repeat([]byte{4}, 40)),
+		golden.ChaCha20XORCase("chacha20/100", bytes.Repeat([]byte{5}, 32), bytes.Repeat([]byte{6}, 12), 7, bytes.Repeat([]byte{8}, 100)),
+		golden.Poly1305Case("poly1305/40", bytes.Repeat([]byte{9}, 32), bytes.Repeat([]byte{10}, 40)),
+		golden.ChaChaPolySealCase("chacha20poly1305/seal", bytes.Repeat([]byte{1}, 32), bytes.Repeat([]byte{2}, 12),
 			bytes.Repeat([]byte{3}, 20), bytes.Repeat([]byte{4}, 40)),
 	})
 }
