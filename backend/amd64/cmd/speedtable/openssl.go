@@ -27,6 +27,10 @@ func opensslArgs(alg string, size int) []string {
 		return append(args, "-evp", "sha256")
 	case "blake2b":
 		return append(args, "-evp", "blake2b512")
+	case "chacha20":
+		return append(args, "-evp", "chacha20")
+	case "chacha20poly1305":
+		return append(args, "-aead", "-evp", "chacha20-poly1305")
 	}
 	return nil
 }
