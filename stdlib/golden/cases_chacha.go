@@ -294,6 +294,20 @@ func ChaChaRandom(seed int64) []Case {
 		last := uint32(0xffffffff - (n-1)/64)
 		cs = append(cs, ChaCha20XORCase(fmt.Sprintf("chacha20_xor/counter=%#x/len=%d", last, n), rnd(32), rnd(12), last, rnd(n)))
 	}
+	// Past block 2^32 - 1 the counter wraps to 0 (x/crypto refuses to
+	// go there: the reference is built block by block).
+	{
+		key, nonce, src := rnd(32), rnd(12), rnd(150)
+		c := ChaCha20XORCase("chacha20_xor/counter-wrap/len=150", key, nonce, 0xffffffff, src)
+		c.Want = func() Expect {
+			ks := append(ChaCha20Ref(key, nonce, 0xffffffff, make([]byte, 64)), ChaCha20Ref(key, nonce, 0, make([]byte, 86))...)
+			for i := range ks {
+				ks[i] ^= src[i]
+			}
+			return Expect{Args: map[int][]byte{4: ks}}
+		}
+		cs = append(cs, c)
+	}
 	for _, n := range EdgeLengths {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/len=%d", n), rnd(32), rnd(n)))
 	}
