@@ -28,6 +28,15 @@ var contract = map[string][]string{
 		"aes128_gcm_seal(key: [16]u8, nonce: [12]u8, aad: []u8, pt: []u8, ct: mut []u8, tag: mut [16]u8)",
 		"aes128_gcm_open(key: [16]u8, nonce: [12]u8, aad: []u8, ct: []u8, tag: [16]u8, pt: mut []u8) -> bool",
 	},
+	"chacha20": {
+		"chacha20_block(key: [32]u8, nonce: [12]u8, counter: u32, out: mut [64]u8)",
+		"chacha20_xor(key: [32]u8, nonce: [12]u8, counter: u32, src: []u8, dst: mut []u8)",
+	},
+	"poly1305": {"poly1305(key: [32]u8, msg: []u8, tag: mut [16]u8)"},
+	"chacha20poly1305": {
+		"chacha20_poly1305_seal(key: [32]u8, nonce: [12]u8, aad: []u8, pt: []u8, ct: mut []u8, tag: mut [16]u8)",
+		"chacha20_poly1305_open(key: [32]u8, nonce: [12]u8, aad: []u8, ct: []u8, tag: [16]u8, pt: mut []u8) -> bool",
+	},
 	"crypto_hw": nil,
 	"sha512":    {"sha512(msg: []u8, out: mut [64]u8)"},
 	"sha3": {

@@ -230,7 +230,7 @@ SYMBOL TABLE:
 // that this detector cannot tell from data.
 func TestNoTableLookups(t *testing.T) {
 	for _, hw := range []string{"none", "aes", "auto"} {
-		for _, mod := range []string{"aes", "gcm", "ghash", "sha256", "blake2b", "sha512"} {
+		for _, mod := range []string{"aes", "gcm", "ghash", "sha256", "blake2b", "sha512", "chacha20", "poly1305", "chacha20poly1305"} {
 			for _, l := range tableLoads(disassemble(t, mod, hw, "-r", "-t")) {
 				t.Errorf("%s --hw %s: table lookup: %s", mod, hw, l)
 			}

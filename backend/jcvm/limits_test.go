@@ -7,7 +7,7 @@ import (
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
-var stdlibModules = []string{"sha256", "blake2b", "ghash", "aes", "gcm", "sha512", "sha3"}
+var stdlibModules = []string{"sha256", "blake2b", "ghash", "aes", "gcm", "sha512", "sha3", "chacha20", "poly1305", "chacha20poly1305"}
 
 // TestLimits compiles every stdlib module with and without int and checks
 // that every method respects the JCVM's limits.

@@ -62,6 +62,7 @@ func ctGroups(rng *rand.Rand) map[string][]golden.Case {
 		bad[i] ^= 1 << (i % 8)
 		add("gcm_open/forged", golden.GCMOpenCase("", key, nonce, aad, ct, bad))
 	}
+	chachaCTGroups(rng, n, add)
 	return g
 }
 
@@ -71,7 +72,8 @@ var ctModule = map[string]string{
 	"aes128_gcm_seal": "gcm", "aes128_gcm_open": "gcm",
 }
 
-// TestConstantTime: GHASH, AES and GCM take the same number of cycles for
+// TestConstantTime: GHASH, AES, GCM, ChaCha20, Poly1305 and
+// ChaCha20-Poly1305 take the same number of cycles for
 // every key and data of the same lengths, in the speed and --opt size
 // outputs. Nothing the 6502 helpers do may depend on secret data: no
 // branch on key or data bits (the carry-less multiply is mask-based), and

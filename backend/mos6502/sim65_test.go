@@ -76,7 +76,7 @@ func runSim65(t *testing.T, bin []byte) (byte, uint64) {
 }
 
 // TestSim65Agrees runs sha256 (several lengths), ghash, AES, BLAKE2b, GCM,
-// SHA-512, SHA3-256 and SHAKE128 in both
+// SHA-512, SHA3-256, SHAKE128, ChaCha20, Poly1305 and ChaCha20-Poly1305 in both
 // emulators: the same output bytes, and cycle counts equal once sim65
 // 2.19's misjudged branches at $xxFE-$xxFF are accounted for.
 func TestSim65Agrees(t *testing.T) {
@@ -92,6 +92,10 @@ func TestSim65Agrees(t *testing.T) {
 		golden.SHA512Case("sha512/hello", []byte("Hello C64")),
 		golden.SHA3_256Case("sha3_256/200", bytes.Repeat([]byte{6}, 200)),
 		golden.SHAKE128Case("shake128/20/out=200", bytes.Repeat([]byte{8}, 20), 200),
+		golden.ChaCha20XORCase("chacha20/100", bytes.Repeat([]byte{5}, 32), bytes.Repeat([]byte{6}, 12), 7, bytes.Repeat([]byte{8}, 100)),
+		golden.Poly1305Case("poly1305/40", bytes.Repeat([]byte{9}, 32), bytes.Repeat([]byte{10}, 40)),
+		golden.ChaChaPolySealCase("chacha20poly1305/seal", bytes.Repeat([]byte{1}, 32), bytes.Repeat([]byte{2}, 12),
+			bytes.Repeat([]byte{3}, 20), bytes.Repeat([]byte{4}, 40)),
 	})
 }
 

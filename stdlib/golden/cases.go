@@ -115,7 +115,8 @@ func GCMOpenCase(name string, key, nonce, aad, ct, tag []byte) Case {
 func Cases(seed int64) []Case {
 	cs := append(Official(), Random(seed)...)
 	cs = append(cs, SHAOfficial()...)
-	return append(cs, SHARandom(seed)...)
+	cs = append(cs, SHARandom(seed)...)
+	return append(cs, ChaChaCases(seed)...)
 }
 
 // Random returns random-input cases for every export at every edge length.

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/blake2b"
+	"golang.org/x/crypto/chacha20"
+	"golang.org/x/crypto/chacha20poly1305"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/amd64"
@@ -53,7 +55,7 @@ type alg struct {
 
 func bytesVal(b []byte) lang.Value { return golden.Bytes(b) }
 
-var key16 = make([]byte, 16)
+var key16, key32 = make([]byte, 16), make([]byte, 32)
 
 func algs() []alg {
 	gcm := func() cipher.AEAD {
@@ -111,6 +113,32 @@ func algs() []alg {
 			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 32))} },
 			func(d []byte) func() { return func() { sha3.Sum256(d) } },
 			"lowentc, OpenSSL CLI (sha3-256), Go: one digest per call; Node: streaming update() on one sha3-256 object"},
+		{"chacha20", "ChaCha20", "chacha20", "chacha20_xor",
+			func(d []byte) []lang.Value {
+				return []lang.Value{bytesVal(key32), bytesVal(make([]byte, 12)), {Word: 1}, bytesVal(d), bytesVal(make([]byte, len(d)))}
+			},
+			func(d []byte) func() {
+				nonce, out := make([]byte, 12), make([]byte, len(d))
+				return func() {
+					c, _ := chacha20.NewUnauthenticatedCipher(key32, nonce)
+					c.SetCounter(1)
+					c.XORKeyStream(out, d)
+				}
+			},
+			"lowentc: key setup + keystream from counter 1 per call; OpenSSL CLI and Node: streaming update(), key set once; " +
+				"Go: NewUnauthenticatedCipher + XORKeyStream per call"},
+		{"chacha20poly1305", "ChaCha20-Poly1305 seal", "chacha20poly1305", "chacha20_poly1305_seal",
+			func(d []byte) []lang.Value {
+				return []lang.Value{bytesVal(key32), bytesVal(make([]byte, 12)), bytesVal(nil), bytesVal(d),
+					bytesVal(make([]byte, len(d))), bytesVal(make([]byte, 16))}
+			},
+			func(d []byte) func() {
+				a, _ := chacha20poly1305.New(key32)
+				nonce, out := make([]byte, 12), make([]byte, 0, len(d)+16)
+				return func() { a.Seal(out[:0], nonce, d, nil) }
+			},
+			"lowentc: one-time key + seal + tag per call; OpenSSL CLI (-aead): IV + 13 B AAD + encrypt + tag per call, key set once; " +
+				"Node: streaming update() on one cipher object (no IV, tag or final per call); Go: Seal, key set once"},
 	}
 }
 
@@ -158,7 +186,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "alternating rounds; cells are the median and range of the rounds")
 	window := flag.Duration("window", 100*time.Millisecond, "minimum length of a timing window (lowentc, Go, Node)")
 	nodeFlag := flag.String("node", "auto", "Node.js binary for the OpenSSL 3.5 peer: a path, auto (fetch "+nodePackage+" into the user cache) or none")
-	only := flag.String("algs", "", "only these rows, comma-separated ids (gcm,ctr,ghash,sha256,blake2b,sha512,sha3_256)")
+	only := flag.String("algs", "", "only these rows, comma-separated ids (gcm,ctr,ghash,sha256,blake2b,sha512,sha3_256,chacha20,chacha20poly1305)")
 	goOnly := flag.Bool("go-only", false, "print one Go figure for -alg at -size (used by the purego build)")
 	goAlg := flag.String("alg", "", "the row id for -go-only")
 	flag.Parse()

@@ -95,7 +95,7 @@ const nodeScript = `
 const crypto = require('crypto');
 const [alg, sizeArg, minArg] = process.argv.slice(-3);
 const size = Number(sizeArg), minNS = BigInt(minArg);
-const key = Buffer.alloc(16), iv12 = Buffer.alloc(12), iv16 = Buffer.alloc(16);
+const key = Buffer.alloc(16), key32 = Buffer.alloc(32), iv12 = Buffer.alloc(12), iv16 = Buffer.alloc(16);
 const data = Buffer.alloc(size);
 for (let i = 0; i < size; i++) data[i] = (i * 7) & 255;
 function make() {
@@ -107,6 +107,8 @@ function make() {
   case 'blake2b': o = crypto.createHash('blake2b512'); break;
   case 'sha512': o = crypto.createHash('sha512'); break;
   case 'sha3_256': o = crypto.createHash('sha3-256'); break;
+  case 'chacha20': o = crypto.createCipheriv('chacha20', key32, iv16); break;
+  case 'chacha20poly1305': o = crypto.createCipheriv('chacha20-poly1305', key32, iv12, {authTagLength: 16}); break;
   case 'ghash':
     // GCM over AAD only, one-shot: the key schedule, H, GHASH of the data
     // and the tag per call (update() would allocate its output; this does not).

@@ -31,6 +31,10 @@ func opensslArgs(alg string, size int) []string {
 		return append(args, "-evp", "sha512")
 	case "sha3_256":
 		return append(args, "-evp", "sha3-256")
+	case "chacha20":
+		return append(args, "-evp", "chacha20")
+	case "chacha20poly1305":
+		return append(args, "-aead", "-evp", "chacha20-poly1305")
 	}
 	return nil
 }
