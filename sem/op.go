@@ -9,27 +9,27 @@ type BinOp uint8
 // The binary operators, in the order of docs/language.md's table. OpNone
 // is no operator: the plain `=` of an assignment.
 const (
-	OpNone BinOp = iota
-	OpMul        // *  wrapping
-	OpDiv        // /  unsigned; by zero traps
-	OpRem        // %  unsigned; by zero traps
-	OpAdd        // +  wrapping
-	OpSub        // -  wrapping
-	OpShl        // << by >= width gives 0
-	OpShr        // >> by >= width gives 0
-	OpRotl       // <<< by the amount mod width
-	OpRotr       // >>> by the amount mod width
-	OpAnd        // &  (also on bool)
-	OpXor        // ^  (also on bool)
-	OpOr         // |  (also on bool)
-	OpEq         // == (words or bools)
-	OpNe         // != (words or bools)
-	OpLt         // <  unsigned
-	OpLe         // <= unsigned
-	OpGt         // >  unsigned
-	OpGe         // >= unsigned
-	OpLogAnd     // && short-circuit
-	OpLogOr      // || short-circuit
+	OpNone   BinOp = iota
+	OpMul          // *  wrapping
+	OpDiv          // /  unsigned; by zero traps
+	OpRem          // %  unsigned; by zero traps
+	OpAdd          // +  wrapping
+	OpSub          // -  wrapping
+	OpShl          // << by >= width gives 0
+	OpShr          // >> by >= width gives 0
+	OpRotl         // <<< by the amount mod width
+	OpRotr         // >>> by the amount mod width
+	OpAnd          // &  (also on bool)
+	OpXor          // ^  (also on bool)
+	OpOr           // |  (also on bool)
+	OpEq           // == (words or bools)
+	OpNe           // != (words or bools)
+	OpLt           // <  unsigned
+	OpLe           // <= unsigned
+	OpGt           // >  unsigned
+	OpGe           // >= unsigned
+	OpLogAnd       // && short-circuit
+	OpLogOr        // || short-circuit
 	numBinOps
 )
 

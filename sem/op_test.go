@@ -9,7 +9,9 @@ import (
 // goWord is Go's own arithmetic on unsigned words of one width, the
 // reference EvalBinary and EvalUnary are checked against: Go's + - * wrap,
 // its shifts by the width or more give 0, and math/bits rotates.
-type goWord interface{ ~uint8 | ~uint16 | ~uint32 | ~uint64 }
+type goWord interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
 
 func goBinary[T goWord](op BinOp, a, b uint64, rot func(T, int) T, width int) (uint64, bool) {
 	x, y := T(a), T(b)
