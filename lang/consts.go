@@ -1,8 +1,9 @@
 package lang
 
 import (
-	"math/bits"
 	"strings"
+
+	"github.com/lowent/lowentc/sem"
 )
 
 // resolveConst checks and evaluates a constant declaration once; ref is the
@@ -170,15 +171,7 @@ func (c *checker) constEval0(e Expr) (*ConstVal, Expr, string) {
 		if v == nil {
 			return nil, bad, msg
 		}
-		switch x.Op {
-		case "-":
-			return &ConstVal{Word: -v.Word & maskOf(t)}, nil, ""
-		case "~":
-			return &ConstVal{Word: ^v.Word & maskOf(t)}, nil, ""
-		case "!":
-			return &ConstVal{Word: 1 - v.Word}, nil, ""
-		}
-		return nil, nil, ""
+		return &ConstVal{Word: sem.EvalUnary(x.Op, widthOf(t), v.Word)}, nil, ""
 	case *BinaryExpr:
 		l, bad, msg := c.constEval(x.L)
 		if l == nil {
@@ -247,72 +240,20 @@ func maskOf(t Type) uint64 {
 }
 
 // evalBinary applies a binary operator to operands of type t (the left
-// operand's type), with the language's wrapping semantics. It fails on a
-// division by zero.
-func evalBinary(op string, a, b uint64, t Type) (uint64, bool) {
-	m := maskOf(t)
-	n := uint64(64)
-	if w, ok := t.(*WordType); ok {
-		n = uint64(w.Bits)
+// operand's type): sem.EvalBinary at t's width. It fails on a division by
+// zero.
+func evalBinary(op BinOp, a, b uint64, t Type) (uint64, bool) {
+	return sem.EvalBinary(op, widthOf(t), a, b)
+}
+
+// widthOf is the width of a word type in bits: 1 for bool, 64 for what
+// has no width (an untyped constant).
+func widthOf(t Type) int {
+	switch t := t.(type) {
+	case *WordType:
+		return t.Bits
+	case *BoolType:
+		return 1
 	}
-	switch op {
-	case "+":
-		return (a + b) & m, true
-	case "-":
-		return (a - b) & m, true
-	case "*":
-		return (a * b) & m, true
-	case "/":
-		if b == 0 {
-			return 0, false
-		}
-		return a / b, true
-	case "%":
-		if b == 0 {
-			return 0, false
-		}
-		return a % b, true
-	case "&":
-		return a & b, true
-	case "|":
-		return a | b, true
-	case "^":
-		return a ^ b, true
-	case "<<":
-		if b >= n {
-			return 0, true
-		}
-		return (a << b) & m, true
-	case ">>":
-		if b >= n {
-			return 0, true
-		}
-		return a >> b, true
-	case "<<<", ">>>":
-		k := b % n
-		if op == ">>>" {
-			k = (n - k) % n
-		}
-		if n == 64 {
-			return bits.RotateLeft64(a, int(k)), true
-		}
-		return (a<<k | a>>(n-k)) & m, true
-	case "==":
-		return b2u(a == b), true
-	case "!=":
-		return b2u(a != b), true
-	case "<":
-		return b2u(a < b), true
-	case "<=":
-		return b2u(a <= b), true
-	case ">":
-		return b2u(a > b), true
-	case ">=":
-		return b2u(a >= b), true
-	case "&&":
-		return a & b, true
-	case "||":
-		return a | b, true
-	}
-	return 0, false
+	return 64
 }

@@ -8,6 +8,7 @@ import (
 	"weak"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The closure forms every construct compiles to. A statement returns true
@@ -231,14 +232,7 @@ func bitsOf(t lang.Type) int {
 	panic(fmt.Sprintf("BUG: vm: %v is not a word type", t))
 }
 
-func maskOf(t lang.Type) uint64 { return maskBits(bitsOf(t)) }
-
-func maskBits(bits int) uint64 {
-	if bits >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<uint(bits) - 1
-}
+func maskOf(t lang.Type) uint64 { return sem.Mask(bitsOf(t)) }
 
 // flatLen is the number of words a value of type t occupies.
 func flatLen(t lang.Type) int {
