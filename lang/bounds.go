@@ -62,7 +62,7 @@ func (c *checker) rangeOf0(e Expr, t Type) interval {
 			}
 		}
 	case *BinaryExpr:
-		if x.Op.IsCompare() || x.Op == sem.OpLogAnd || x.Op == sem.OpLogOr {
+		if x.Op.IsCompare() || x.Op.IsLogical() {
 			return interval{0, 1}
 		}
 		return binRange(x.Op, c.rangeOf(x.L), c.rangeOf(x.R), t)

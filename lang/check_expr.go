@@ -207,7 +207,7 @@ func (c *checker) unary(e *UnaryExpr) Type {
 // binary checks a binary operation.
 func (c *checker) binary(e *BinaryExpr) Type {
 	switch {
-	case e.Op == sem.OpLogAnd || e.Op == sem.OpLogOr:
+	case e.Op.IsLogical():
 		l, r := c.expr(e.L), c.expr(e.R)
 		good := l != nil && r != nil
 		for _, x := range []struct {
@@ -261,7 +261,7 @@ func (c *checker) binary(e *BinaryExpr) Type {
 			return nil
 		}
 		e.Checked = false
-		if e.Op == sem.OpDiv || e.Op == sem.OpRem {
+		if e.Op.IsDivision() {
 			if !c.divisor(e.R, e.Pos) {
 				return nil
 			}

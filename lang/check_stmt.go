@@ -239,7 +239,7 @@ func (c *checker) assign(s *AssignStmt) {
 	if !c.exprAs(s.Value, tt, s.OpText()) {
 		return
 	}
-	if op == sem.OpDiv || op == sem.OpRem {
+	if op.IsDivision() {
 		if c.divisor(s.Value, s.Pos) {
 			s.Checked = c.divChecked(s.Value, s.Pos)
 		}

@@ -205,7 +205,7 @@ func (c *checker) convert(e Expr, w *WordType) bool {
 	// A division of untyped operands that are not constant (a select, a
 	// shift by a variable) gets its divisor check only now that it has
 	// a type.
-	if b, ok := e.(*BinaryExpr); ok && (b.Op == sem.OpDiv || b.Op == sem.OpRem) {
+	if b, ok := e.(*BinaryExpr); ok && b.Op.IsDivision() {
 		b.Checked = false
 		if !c.divisor(b.R, b.Pos) {
 			e.SetType(nil)

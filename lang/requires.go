@@ -89,7 +89,7 @@ func (c *checker) requiresShape(e Expr) (Expr, string) {
 		if x.Op == sem.OpLogOr {
 			return x, "||"
 		}
-		if x.Op == sem.OpDiv || x.Op == sem.OpRem {
+		if x.Op.IsDivision() {
 			if v, ok := c.constWord(x.R); !ok || v == 0 {
 				return x.R, "a divisor other than a non-zero constant"
 			}

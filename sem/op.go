@@ -19,9 +19,9 @@ const (
 	OpShr          // >> by >= width gives 0
 	OpRotl         // <<< by the amount mod width
 	OpRotr         // >>> by the amount mod width
-	OpAnd          // &  (also on bool)
-	OpXor          // ^  (also on bool)
-	OpOr           // |  (also on bool)
+	OpAnd          // &
+	OpXor          // ^
+	OpOr           // |
 	OpEq           // == (words or bools)
 	OpNe           // != (words or bools)
 	OpLt           // <  unsigned
@@ -170,8 +170,8 @@ func ParseUnOp(s string) (UnOp, bool) {
 	return 0, false
 }
 
-// IsArith reports whether op takes two words (or, for & | ^, two bools) of
-// one type and gives that type: * / % + - & ^ |.
+// IsArith reports whether op takes two words of one type and gives that
+// type: * / % + - & ^ |.
 func (op BinOp) IsArith() bool { return op < numBinOps && binInfos[op].class == classArith }
 
 // IsShift reports whether op is a shift or a rotate: the result has the

@@ -116,10 +116,13 @@ func (c *fcomp) binary(e *lang.BinaryExpr) wordFn {
 			return r(fr)
 		}
 	}
-	// The width is the left operand's: the result's for arithmetic and
-	// shifts (whose amount may be of any word type), the compared type's
-	// for comparisons.
-	f := sem.BinaryFunc(e.Op, bitsOf(e.L.Type()))
+	// The width is the result's (for shifts, the left operand's; the
+	// amount may be of any word type), for comparisons the operands'.
+	width := bitsOf(e.Type())
+	if e.Op.IsCompare() {
+		width = bitsOf(e.L.Type())
+	}
+	f := sem.BinaryFunc(e.Op, width)
 	if e.Op.IsDivision() {
 		return divide(f, l, r, e.Op.DivFault()+bugNote(e.Checked), e.Pos)
 	}
