@@ -1,5 +1,7 @@
 package sem
 
+import "fmt"
+
 // BinOp is a binary operator of Lowent. The parser turns the written
 // operator into one; everything after it (the checker, the VM, the
 // lowering to IR) switches on the enum, and the meaning of each operator
@@ -58,62 +60,109 @@ const (
 type binInfo struct {
 	spelling string
 	class    binClass
-	// eval is the operator on width-bit words: a (and b, unless a shift
-	// amount) are below 2^n, m is the width's mask. Division and
-	// remainder never see a zero divisor here.
-	eval func(a, b uint64, n uint, m uint64) uint64
+	// at is the operator on n-bit words, whose mask is m: a function of
+	// a (below 2^n) and b (below 2^n too, unless a shift amount). The
+	// function of / or % never sees a zero divisor.
+	at func(n uint64, m uint64) func(a, b uint64) uint64
 }
 
 var binInfos = [numBinOps]binInfo{
-	OpNone: {"", 0, nil},
-	OpMul:  {"*", classArith, func(a, b uint64, _ uint, m uint64) uint64 { return a * b & m }},
-	OpDiv:  {"/", classArith, func(a, b uint64, _ uint, _ uint64) uint64 { return a / b }},
-	OpRem:  {"%", classArith, func(a, b uint64, _ uint, _ uint64) uint64 { return a % b }},
-	OpAdd:  {"+", classArith, func(a, b uint64, _ uint, m uint64) uint64 { return (a + b) & m }},
-	OpSub:  {"-", classArith, func(a, b uint64, _ uint, m uint64) uint64 { return (a - b) & m }},
-	OpShl:  {"<<", classShift, shl},
-	OpShr:  {">>", classShift, shr},
-	OpRotl: {"<<<", classShift, rotl},
-	OpRotr: {">>>", classShift, rotr},
-	OpAnd:  {"&", classArith, func(a, b uint64, _ uint, _ uint64) uint64 { return a & b }},
-	OpXor:  {"^", classArith, func(a, b uint64, _ uint, _ uint64) uint64 { return a ^ b }},
-	OpOr:   {"|", classArith, func(a, b uint64, _ uint, _ uint64) uint64 { return a | b }},
-	OpEq:   {"==", classCompare, func(a, b uint64, _ uint, _ uint64) uint64 { return b2u(a == b) }},
-	OpNe:   {"!=", classCompare, func(a, b uint64, _ uint, _ uint64) uint64 { return b2u(a != b) }},
-	OpLt:   {"<", classCompare, func(a, b uint64, _ uint, _ uint64) uint64 { return b2u(a < b) }},
-	OpLe:   {"<=", classCompare, func(a, b uint64, _ uint, _ uint64) uint64 { return b2u(a <= b) }},
-	OpGt:   {">", classCompare, func(a, b uint64, _ uint, _ uint64) uint64 { return b2u(a > b) }},
-	OpGe:   {">=", classCompare, func(a, b uint64, _ uint, _ uint64) uint64 { return b2u(a >= b) }},
-	// On the values (both operands evaluated), && and || are and and or
-	// of bools; the short circuit is the evaluators' business.
-	OpLogAnd: {"&&", classLogical, func(a, b uint64, _ uint, _ uint64) uint64 { return a & b }},
-	OpLogOr:  {"||", classLogical, func(a, b uint64, _ uint, _ uint64) uint64 { return a | b }},
+	OpMul: {"*", classArith, func(_, m uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return a * b & m }
+	}},
+	OpDiv: {"/", classArith, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return a / b }
+	}},
+	OpRem: {"%", classArith, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return a % b }
+	}},
+	OpAdd: {"+", classArith, func(_, m uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return (a + b) & m }
+	}},
+	OpSub: {"-", classArith, func(_, m uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return (a - b) & m }
+	}},
+	OpShl: {"<<", classShift, func(n, m uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 {
+			if b >= n {
+				return 0
+			}
+			return a << b & m
+		}
+	}},
+	OpShr: {">>", classShift, func(n, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 {
+			if b >= n {
+				return 0
+			}
+			return a >> b
+		}
+	}},
+	// The widths are powers of two: b&(n-1) is b mod n.
+	OpRotl: {"<<<", classShift, func(n, m uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return rotl(a, b&(n-1), n, m) }
+	}},
+	OpRotr: {">>>", classShift, func(n, m uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return rotl(a, -b&(n-1), n, m) }
+	}},
+	OpAnd: {"&", classArith, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return a & b }
+	}},
+	OpXor: {"^", classArith, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return a ^ b }
+	}},
+	OpOr: {"|", classArith, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return a | b }
+	}},
+	OpEq: {"==", classCompare, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return b2u(a == b) }
+	}},
+	OpNe: {"!=", classCompare, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return b2u(a != b) }
+	}},
+	OpLt: {"<", classCompare, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return b2u(a < b) }
+	}},
+	OpLe: {"<=", classCompare, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return b2u(a <= b) }
+	}},
+	OpGt: {">", classCompare, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return b2u(a > b) }
+	}},
+	OpGe: {">=", classCompare, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return b2u(a >= b) }
+	}},
+	// On their values (both operands evaluated), && and || are the and
+	// and the or of bools; the short circuit is the evaluators' business.
+	OpLogAnd: {"&&", classLogical, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return a & b }
+	}},
+	OpLogOr: {"||", classLogical, func(_, _ uint64) func(a, b uint64) uint64 {
+		return func(a, b uint64) uint64 { return a | b }
+	}},
 }
 
-func shl(a, b uint64, n uint, m uint64) uint64 {
-	if b >= uint64(n) {
-		return 0
-	}
-	return a << b & m
-}
-
-func shr(a, b uint64, n uint, _ uint64) uint64 {
-	if b >= uint64(n) {
-		return 0
-	}
-	return a >> b
-}
-
-func rotl(a, b uint64, n uint, m uint64) uint64 {
-	k := uint(b % uint64(n))
+// rotl rotates the n-bit word a left by k < n.
+func rotl(a, k, n, m uint64) uint64 {
 	if k == 0 {
 		return a
 	}
 	return (a<<k | a>>(n-k)) & m
 }
 
-func rotr(a, b uint64, n uint, m uint64) uint64 {
-	return rotl(a, uint64(n)-b%uint64(n), n, m)
+// Widths are the widths of Lowent's words and of bool, all powers of two.
+var Widths = []int{1, 8, 16, 32, 64}
+
+// binFuncs holds every operator at every width, made once, so that
+// evaluating an operator is one call.
+var binFuncs [numBinOps][65]func(a, b uint64) uint64
+
+func init() {
+	for op := OpNone + 1; op < numBinOps; op++ {
+		for _, w := range Widths {
+			binFuncs[op][w] = binInfos[op].at(uint64(w), Mask(w))
+		}
+	}
 }
 
 var unSpellings = [numUnOps]string{OpNeg: "-", OpBitNot: "~", OpLogNot: "!"}
@@ -125,8 +174,7 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// Mask is the all-ones word of the given width (1 to 64 bits; a bool is a
-// word of width 1).
+// Mask is the all-ones word of the given width in bits (at most 64).
 func Mask(width int) uint64 {
 	if width >= 64 {
 		return ^uint64(0)
@@ -237,8 +285,8 @@ func (op BinOp) DivFault() string {
 	return "division by zero"
 }
 
-// EvalBinary is the meaning of `a op b` on words of the given width (1 to
-// 64 bits; a bool is a word of width 1): a is below 2^width, and so is b
+// EvalBinary is the meaning of `a op b` on words of the given width (one
+// of Widths: 8, 16, 32 or 64 bits, or 1 for bool): a is below 2^width, and so is b
 // except as the amount of a shift or rotate, which may be any word. The
 // result is below 2^width (0 or 1 for comparisons and && ||):
 //
@@ -252,35 +300,45 @@ func EvalBinary(op BinOp, width int, a, b uint64) (uint64, bool) {
 	if op.IsDivision() && b == 0 {
 		return 0, false
 	}
-	return binInfos[checkBin(op)].eval(a, b, uint(width), Mask(width)), true
+	return BinaryFunc(op, width)(a, b), true
 }
 
 // BinaryFunc is EvalBinary for one operator and width, for evaluators
 // that compile an expression once and run it often. The divisor given to
 // the function of / or % must not be zero (check it first: IsDivision).
 func BinaryFunc(op BinOp, width int) func(a, b uint64) uint64 {
-	f, n, m := binInfos[checkBin(op)].eval, uint(width), Mask(width)
-	return func(a, b uint64) uint64 { return f(a, b, n, m) }
+	if op == OpNone || op >= numBinOps || width < 0 || width > 64 || binFuncs[op][width] == nil {
+		panic(fmt.Sprintf("BUG: sem: no binary operator %q at width %d", op, width))
+	}
+	return binFuncs[op][width]
 }
 
-// EvalUnary is the meaning of `op x` on words of the given width: - negates
-// modulo 2^width, ~ complements the width's bits, ! is bool not (x is 0 or 1).
-func EvalUnary(op UnOp, width int, x uint64) uint64 {
-	m := Mask(width)
-	switch op {
-	case OpNeg:
-		return -x & m
-	case OpBitNot:
-		return ^x & m
-	case OpLogNot:
-		return x ^ 1
+// EvalUnary is the meaning of `op x` on words of the given width (one of
+// Widths): - negates modulo 2^width, ~ complements the width's bits, ! is
+// bool not (x is 0 or 1).
+func EvalUnary(op UnOp, width int, x uint64) uint64 { return UnaryFunc(op, width)(x) }
+
+// UnaryFunc is EvalUnary for one operator and width.
+func UnaryFunc(op UnOp, width int) func(x uint64) uint64 {
+	if op == 0 || op >= numUnOps || width < 0 || width > 64 || unFuncs[op][width] == nil {
+		panic(fmt.Sprintf("BUG: sem: no unary operator %q at width %d", op, width))
 	}
-	panic("BUG: sem: EvalUnary of unary operator " + op.String())
+	return unFuncs[op][width]
 }
 
-func checkBin(op BinOp) BinOp {
-	if op == OpNone || op >= numBinOps {
-		panic("BUG: sem: no binary operator " + op.String())
+// unAt is each unary operator on words of mask m.
+var unAt = [numUnOps]func(m uint64) func(x uint64) uint64{
+	OpNeg:    func(m uint64) func(x uint64) uint64 { return func(x uint64) uint64 { return -x & m } },
+	OpBitNot: func(m uint64) func(x uint64) uint64 { return func(x uint64) uint64 { return ^x & m } },
+	OpLogNot: func(uint64) func(x uint64) uint64 { return func(x uint64) uint64 { return x ^ 1 } },
+}
+
+var unFuncs [numUnOps][65]func(x uint64) uint64
+
+func init() {
+	for op := UnOp(1); op < numUnOps; op++ {
+		for _, w := range Widths {
+			unFuncs[op][w] = unAt[op](Mask(w))
+		}
 	}
-	return op
 }

@@ -75,8 +75,8 @@ func constType(id *lang.Ident) lang.Type {
 
 func (c *fcomp) unary(e *lang.UnaryExpr) wordFn {
 	x := c.word(e.X)
-	op, width := e.Op, bitsOf(e.Type())
-	return func(fr *frame) uint64 { return sem.EvalUnary(op, width, x(fr)) }
+	f := sem.UnaryFunc(e.Op, bitsOf(e.Type()))
+	return func(fr *frame) uint64 { return f(x(fr)) }
 }
 
 func (c *fcomp) cast(e *lang.CastExpr) wordFn {
