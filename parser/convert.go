@@ -201,15 +201,15 @@ func (c *converter) simple(g *gSimple) lang.Stmt {
 		}
 		return &lang.ExprStmt{Pos: pos(g.Pos), X: targets[0]}
 	}
-	if len(targets) > 1 && g.Op != "=" {
+	s := &lang.AssignStmt{Pos: pos(g.Pos), Targets: targets, Op: c.assignOp(g.Op, g.Pos)}
+	if len(targets) > 1 && s.Op != sem.OpNone {
 		c.errorf(g.Pos, "%s takes one target", g.Op)
 	}
-	s := &lang.AssignStmt{Pos: pos(g.Pos), Targets: targets, Op: c.assignOp(g.Op, g.Pos)}
 	if len(g.Values) == 1 {
 		s.Value = c.expr(g.Values[0])
 		return s
 	}
-	if g.Op != "=" {
+	if s.Op != sem.OpNone {
 		c.errorf(g.Values[1].Pos, "%s takes one value", g.Op)
 	}
 	for _, v := range g.Values {
