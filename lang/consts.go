@@ -171,7 +171,10 @@ func (c *checker) constEval0(e Expr) (*ConstVal, Expr, string) {
 		if v == nil {
 			return nil, bad, msg
 		}
-		return &ConstVal{Word: sem.EvalUnary(x.Op, widthOf(t), v.Word)}, nil, ""
+		if WidthOf(t) == 0 {
+			return nil, nil, "" // not a word: an error reported elsewhere
+		}
+		return &ConstVal{Word: sem.EvalUnary(x.Op, WidthOf(t), v.Word)}, nil, ""
 	case *BinaryExpr:
 		l, bad, msg := c.constEval(x.L)
 		if l == nil {
@@ -243,17 +246,24 @@ func maskOf(t Type) uint64 {
 // operand's type): sem.EvalBinary at t's width. It fails on a division by
 // zero.
 func evalBinary(op BinOp, a, b uint64, t Type) (uint64, bool) {
-	return sem.EvalBinary(op, widthOf(t), a, b)
+	w := WidthOf(t)
+	if w == 0 {
+		return 0, false // not a word: an error reported elsewhere
+	}
+	return sem.EvalBinary(op, w, a, b)
 }
 
-// widthOf is the width of a word type in bits: 1 for bool, 64 for what
-// has no width (an untyped constant).
-func widthOf(t Type) int {
+// WidthOf is the width in bits at which the operators act on values of
+// type t: a word type's bits, 1 for bool, 64 for an untyped constant; 0
+// for a type that is not a word.
+func WidthOf(t Type) int {
 	switch t := t.(type) {
 	case *WordType:
 		return t.Bits
 	case *BoolType:
 		return 1
+	case *UntypedInt:
+		return 64
 	}
-	return 64
+	return 0
 }

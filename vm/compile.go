@@ -221,13 +221,8 @@ func (m *machine) release(fc *fnCode, fr *frame) { m.idle[fc.id] = fr }
 // ---------------------------------------------------------------- types
 
 func bitsOf(t lang.Type) int {
-	switch t := t.(type) {
-	case *lang.WordType:
-		return t.Bits
-	case *lang.BoolType:
-		return 1
-	case *lang.UntypedInt:
-		return 64
+	if n := lang.WidthOf(t); n > 0 {
+		return n
 	}
 	panic(fmt.Sprintf("BUG: vm: %v is not a word type", t))
 }

@@ -320,7 +320,7 @@ func evalReq(fn *lang.FuncDecl, args []lang.Value, e lang.Expr) (uint64, bool) {
 		if !ok {
 			return 0, false
 		}
-		return sem.EvalUnary(e.Op, widthOf(e.Type()), x), true
+		return sem.EvalUnary(e.Op, lang.WidthOf(e.Type()), x), true
 	case *lang.BinaryExpr:
 		l, ok1 := evalReq(fn, args, e.L)
 		r, ok2 := evalReq(fn, args, e.R)
@@ -330,24 +330,13 @@ func evalReq(fn *lang.FuncDecl, args []lang.Value, e lang.Expr) (uint64, bool) {
 		if e.Op.IsShift() {
 			return 0, false
 		}
-		v, ok := sem.EvalBinary(e.Op, widthOf(e.L.Type()), l, r)
+		v, ok := sem.EvalBinary(e.Op, lang.WidthOf(e.L.Type()), l, r)
 		if !ok {
 			return 0, true // a division by zero fails the condition
 		}
 		return v, true
 	}
 	return 0, false
-}
-
-// widthOf is the width of a word or bool type (64 for an untyped constant).
-func widthOf(t lang.Type) int {
-	switch t := t.(type) {
-	case *lang.WordType:
-		return t.Bits
-	case *lang.BoolType:
-		return 1
-	}
-	return 64
 }
 
 // flatLen and leafBits read array types the way the run arguments do.
