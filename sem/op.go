@@ -239,9 +239,9 @@ func (op BinOp) IsDivision() bool { return op == OpDiv || op == OpRem }
 // the shifts and the rotates.
 func (op BinOp) Compoundable() bool { return op.IsArith() || op.IsShift() }
 
-// Mirror is the comparison that gives the same answer with the operands
-// swapped (a < b is b > a); other operators are their own mirror only when
-// they commute, and Mirror returns them unchanged.
+// Mirror is the comparison that gives the same answer with its operands
+// swapped (a < b is b > a; == and != are their own mirrors). Other
+// operators come back unchanged.
 func (op BinOp) Mirror() BinOp {
 	switch op {
 	case OpLt:
@@ -254,27 +254,6 @@ func (op BinOp) Mirror() BinOp {
 		return OpLe
 	}
 	return op
-}
-
-// Negate is the comparison that is true exactly when op is false
-// (== and !=, < and >=, ...), and OpNone for operators that are not
-// comparisons.
-func (op BinOp) Negate() BinOp {
-	switch op {
-	case OpEq:
-		return OpNe
-	case OpNe:
-		return OpEq
-	case OpLt:
-		return OpGe
-	case OpGe:
-		return OpLt
-	case OpLe:
-		return OpGt
-	case OpGt:
-		return OpLe
-	}
-	return OpNone
 }
 
 // DivFault is the trap message of a zero divisor of / or %.
