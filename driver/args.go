@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // ParseArgs turns `NAME=VALUE` words into one lang.Value per parameter of
@@ -89,7 +90,7 @@ const MaxZeroElems = 1 << 24
 func SizedBy(fn *lang.FuncDecl, i int) int {
 	for _, r := range fn.Requires {
 		b, ok := r.(*lang.BinaryExpr)
-		if !ok || b.Op != "==" {
+		if !ok || b.Op != sem.OpEq {
 			continue
 		}
 		l, r := lenOf(b.L), lenOf(b.R)

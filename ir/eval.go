@@ -11,7 +11,23 @@ import (
 
 // eval1 computes a single-result pure op whose result has type t; at is the
 // type of the first argument; x, y, z are the arguments (masked to their types).
+// The ops that are Lowent's word operators mean what sem says they do
+// (semBinary, semUnary); what is left is the IR's own.
 func eval1(op Op, t, at Type, aux, x, y, z uint64) uint64 {
+	if so := semBinary[op]; so != sem.OpNone {
+		if r, ok := sem.EvalBinary(so, at.Bits(), x, y); ok {
+			return r
+		}
+		// A zero divisor: the program has checked it before (OpCheck),
+		// the IR still gives the division a value.
+		if op == OpDivU {
+			return t.Mask()
+		}
+		return x
+	}
+	if so := semUnary[op]; so != 0 {
+		return sem.EvalUnary(so, t.Bits(), x)
+	}
 	n := uint64(t.Bits())
 	m := t.Mask()
 	switch op {
@@ -21,58 +37,10 @@ func eval1(op Op, t, at Type, aux, x, y, z uint64) uint64 {
 		return x
 	case OpTrunc:
 		return x & m
-	case OpAdd:
-		return (x + y) & m
-	case OpSub:
-		return (x - y) & m
-	case OpMul:
-		return (x * y) & m
-	case OpDivU:
-		if y == 0 {
-			return m
-		}
-		return x / y
-	case OpRemU:
-		if y == 0 {
-			return x
-		}
-		return x % y
-	case OpAnd:
-		return x & y
-	case OpOr:
-		return x | y
-	case OpXor:
-		return x ^ y
-	case OpNot:
-		return ^x & m
-	case OpNeg:
-		return -x & m
-	case OpShl:
-		if y >= n {
-			return 0
-		}
-		return (x << y) & m
-	case OpShr:
-		if y >= n {
-			return 0
-		}
-		return x >> y
-	case OpRotl:
-		return rotl(x, y%n, n, m)
-	case OpRotr:
-		return rotl(x, (n-y%n)%n, n, m)
 	case OpFshl:
 		return (x<<aux | y>>(n-aux)) & m
 	case OpFshr:
 		return (y>>aux | x<<(n-aux)) & m
-	case OpEq:
-		return b2u(x == y)
-	case OpNe:
-		return b2u(x != y)
-	case OpUlt:
-		return b2u(x < y)
-	case OpUle:
-		return b2u(x <= y)
 	case OpSelect:
 		if x != 0 {
 			return y
@@ -80,13 +48,6 @@ func eval1(op Op, t, at Type, aux, x, y, z uint64) uint64 {
 		return z
 	}
 	panic("BUG: eval1 of " + op.String())
-}
-
-func rotl(x, r, n, m uint64) uint64 {
-	if r == 0 {
-		return x
-	}
-	return (x<<r | x>>(n-r)) & m
 }
 
 func b2u(b bool) uint64 {

@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/lowent/lowentc/sem"
+
 // Op is an instruction's operation. The table opInfos describes each one;
 // doc.go gives the meaning of every op.
 type Op uint8
@@ -187,3 +189,49 @@ func (o Op) IsCommutative() bool {
 
 // isCompare reports whether the op is a comparison giving bool.
 func (o Op) isCompare() bool { return o >= OpEq && o <= OpUle }
+
+// semBinary maps the IR ops that are Lowent's binary word operators to
+// them: on operands of one type (for shifts, a value and an amount of any
+// word type) they mean what sem.EvalBinary says, except that the IR gives
+// a division by zero a value (divu: all ones, remu: the dividend) where
+// the language traps. OpNot and OpNeg are the unary ~ and - (semUnary);
+// on bool, OpNot is !.
+var semBinary = [numOps]sem.BinOp{
+	OpAdd: sem.OpAdd, OpSub: sem.OpSub, OpMul: sem.OpMul, OpDivU: sem.OpDiv, OpRemU: sem.OpRem,
+	OpAnd: sem.OpAnd, OpOr: sem.OpOr, OpXor: sem.OpXor,
+	OpShl: sem.OpShl, OpShr: sem.OpShr, OpRotl: sem.OpRotl, OpRotr: sem.OpRotr,
+	OpEq: sem.OpEq, OpNe: sem.OpNe, OpUlt: sem.OpLt, OpUle: sem.OpLe,
+}
+
+var semUnary = [numOps]sem.UnOp{OpNot: sem.OpBitNot, OpNeg: sem.OpNeg}
+
+// ForBinary is the op that computes the word operator `a op b`, and
+// whether it takes its operands swapped (a > b is ult(b, a)). It is
+// OpInvalid for && and ||, whose short circuit is control flow.
+func ForBinary(op sem.BinOp) (o Op, swapped bool) {
+	switch op {
+	case sem.OpGt:
+		return OpUlt, true
+	case sem.OpGe:
+		return OpUle, true
+	}
+	for o, so := range semBinary {
+		if so == op && so != sem.OpNone {
+			return Op(o), false
+		}
+	}
+	return OpInvalid, false
+}
+
+// ForUnary is the op that computes `op x` (~x and !x are both not).
+func ForUnary(op sem.UnOp) Op {
+	if op == sem.OpLogNot {
+		return OpNot
+	}
+	for o, so := range semUnary {
+		if so == op && so != 0 {
+			return Op(o)
+		}
+	}
+	return OpInvalid
+}

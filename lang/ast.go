@@ -132,17 +132,20 @@ type LetStmt struct {
 
 // AssignStmt is `LHS = E`, `LHS op= E`, `a, b = f(...)`, or the parallel
 // `a, b = E1, E2` (Values, one per target; Value is nil).
-// Op is "=" or one of "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=",
-// ">>=", "<<<=", ">>>=".
+// Op is sem.OpNone for `=`, else the operator of `OP=` (one of + - * / % &
+// | ^ << >> <<< >>>).
 type AssignStmt struct {
 	Pos     Pos
 	Targets []Expr // *Ident or *IndexExpr
-	Op      string
+	Op      BinOp
 	Value   Expr
 	Values  []Expr // parallel assignment: all evaluated before any target is written
 
 	Checked bool // set by the checker: /= or %= by a divisor not proven non-zero (trap)
 }
+
+// OpText is the assignment operator as written: "=", "+=", "<<<=", ...
+func (s *AssignStmt) OpText() string { return s.Op.String() + "=" }
 
 // ExprStmt is a call evaluated for its effect on `mut` arguments.
 type ExprStmt struct {
@@ -310,14 +313,15 @@ type CallExpr struct {
 // UnaryExpr is `-X`, `~X` or `!X`.
 type UnaryExpr struct {
 	ExprBase
-	Op string
+	Op UnOp
 	X  Expr
 }
 
-// BinaryExpr is `L op R`. Op is one of + - * / % & | ^ << >> <<< >>> == != < <= > >= && ||.
+// BinaryExpr is `L op R`. Op is one of + - * / % & | ^ << >> <<< >>> == != < <= > >= && ||
+// (never sem.OpNone).
 type BinaryExpr struct {
 	ExprBase
-	Op   string
+	Op   BinOp
 	L, R Expr
 
 	Checked bool // set by the checker: / or % by a divisor not proven non-zero (trap)

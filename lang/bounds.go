@@ -3,6 +3,8 @@ package lang
 import (
 	"math/bits"
 	"strconv"
+
+	"github.com/lowent/lowentc/sem"
 )
 
 // The bounds analysis keeps, for every word expression, an interval that
@@ -60,7 +62,7 @@ func (c *checker) rangeOf0(e Expr, t Type) interval {
 			}
 		}
 	case *BinaryExpr:
-		if isCompare(x.Op) || x.Op == "&&" || x.Op == "||" {
+		if x.Op.IsCompare() || x.Op.IsLogical() {
 			return interval{0, 1}
 		}
 		return binRange(x.Op, c.rangeOf(x.L), c.rangeOf(x.R), t)
@@ -99,7 +101,7 @@ func (c *checker) rangeOf0(e Expr, t Type) interval {
 
 // binRange is the interval of `a op b` for operands in a and b and result
 // type t, or t's full range when the result may wrap.
-func binRange(op string, a, b interval, t Type) interval {
+func binRange(op BinOp, a, b interval, t Type) interval {
 	full := fullRange(t)
 	if a.lo == a.hi && b.lo == b.hi && a.hi <= full.hi {
 		// Both operands known exactly: so is the result (the shift
@@ -113,26 +115,26 @@ func binRange(op string, a, b interval, t Type) interval {
 		n = uint64(w.Bits)
 	}
 	switch op {
-	case "+":
+	case sem.OpAdd:
 		hi, carry := bits.Add64(a.hi, b.hi, 0)
 		if carry == 0 && hi <= full.hi {
 			return interval{a.lo + b.lo, hi}
 		}
-	case "-":
+	case sem.OpSub:
 		if a.lo >= b.hi {
 			return interval{a.lo - b.hi, a.hi - b.lo}
 		}
-	case "*":
+	case sem.OpMul:
 		h, lo := bits.Mul64(a.hi, b.hi)
 		if h == 0 && lo <= full.hi {
 			return interval{a.lo * b.lo, lo}
 		}
-	case "/":
+	case sem.OpDiv:
 		if b.lo > 0 {
 			return interval{a.lo / b.hi, a.hi / b.lo}
 		}
 		return interval{0, a.hi}
-	case "%":
+	case sem.OpRem:
 		if b.lo > 0 && a.hi < b.lo {
 			return a
 		}
@@ -140,17 +142,17 @@ func binRange(op string, a, b interval, t Type) interval {
 			return interval{0, 0}
 		}
 		return interval{0, min(a.hi, b.hi-1)}
-	case "&":
+	case sem.OpAnd:
 		return interval{0, min(a.hi, b.hi)}
-	case "|":
+	case sem.OpOr:
 		return interval{max(a.lo, b.lo), ones(max(a.hi, b.hi))}
-	case "^":
+	case sem.OpXor:
 		return interval{0, ones(max(a.hi, b.hi))}
-	case "<<":
+	case sem.OpShl:
 		if b.hi < n && bits.LeadingZeros64(a.hi) >= int(b.hi) && a.hi<<b.hi <= full.hi {
 			return interval{a.lo << b.lo, a.hi << b.hi}
 		}
-	case ">>":
+	case sem.OpShr:
 		lo := uint64(0)
 		if b.hi < n {
 			lo = a.lo >> b.hi
@@ -160,7 +162,7 @@ func binRange(op string, a, b interval, t Type) interval {
 			hi = a.hi >> b.lo
 		}
 		return interval{lo, hi}
-	case "<<<", ">>>":
+	case sem.OpRotl, sem.OpRotr:
 		if a.hi == 0 {
 			return interval{0, 0}
 		}
@@ -176,18 +178,18 @@ func ones(x uint64) uint64 {
 	return ^uint64(0) >> uint(bits.LeadingZeros64(x))
 }
 
-func unaryRange(op string, a interval, t Type) interval {
+func unaryRange(op UnOp, a interval, t Type) interval {
 	full := fullRange(t)
 	switch op {
-	case "~":
+	case sem.OpBitNot:
 		if a.hi <= full.hi {
 			return interval{full.hi - a.hi, full.hi - a.lo}
 		}
-	case "-":
+	case sem.OpNeg:
 		if a.hi == 0 {
 			return interval{0, 0}
 		}
-	case "!":
+	case sem.OpLogNot:
 		return interval{0, 1}
 	}
 	return full

@@ -3,6 +3,8 @@ package lang
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/lowent/lowentc/sem"
 )
 
 // expr checks e where its context gives it no type and returns its type:
@@ -180,7 +182,7 @@ func (c *checker) unary(e *UnaryExpr) Type {
 		return nil
 	}
 	switch e.Op {
-	case "-", "~":
+	case sem.OpNeg, sem.OpBitNot:
 		if t == Untyped {
 			// The value depends on the width the expression will get.
 			return c.setUntyped(e, nil)
@@ -190,7 +192,7 @@ func (c *checker) unary(e *UnaryExpr) Type {
 			return nil
 		}
 		return t
-	case "!":
+	case sem.OpLogNot:
 		if !isBool(t) {
 			c.errorf(e.Pos, "operator ! needs a bool operand, not %s", typeName(t))
 			c.dropUntyped(e.X)
@@ -205,7 +207,7 @@ func (c *checker) unary(e *UnaryExpr) Type {
 // binary checks a binary operation.
 func (c *checker) binary(e *BinaryExpr) Type {
 	switch {
-	case e.Op == "&&" || e.Op == "||":
+	case e.Op.IsLogical():
 		l, r := c.expr(e.L), c.expr(e.R)
 		good := l != nil && r != nil
 		for _, x := range []struct {
@@ -222,10 +224,10 @@ func (c *checker) binary(e *BinaryExpr) Type {
 			return nil
 		}
 		return Bool
-	case isShift(e.Op):
+	case e.Op.IsShift():
 		return c.shift(e)
-	case isCompare(e.Op):
-		t := c.unifyPair(e.L, e.R, e.Op, e.Pos)
+	case e.Op.IsCompare():
+		t := c.unifyPair(e.L, e.R, e.Op.String(), e.Pos)
 		switch {
 		case t == nil:
 			return nil
@@ -235,14 +237,14 @@ func (c *checker) binary(e *BinaryExpr) Type {
 			c.dropUntyped(e.R)
 			return nil
 		case isWord(t):
-		case isBool(t) && (e.Op == "==" || e.Op == "!="):
+		case isBool(t) && (e.Op == sem.OpEq || e.Op == sem.OpNe):
 		default:
 			c.errorf(e.Pos, "operator %s is not defined on %s", e.Op, t)
 			return nil
 		}
 		return Bool
-	case isArith(e.Op):
-		t := c.unifyPair(e.L, e.R, e.Op, e.Pos)
+	case e.Op.IsArith():
+		t := c.unifyPair(e.L, e.R, e.Op.String(), e.Pos)
 		switch {
 		case t == nil:
 			return nil
@@ -259,7 +261,7 @@ func (c *checker) binary(e *BinaryExpr) Type {
 			return nil
 		}
 		e.Checked = false
-		if e.Op == "/" || e.Op == "%" {
+		if e.Op.IsDivision() {
 			if !c.divisor(e.R, e.Pos) {
 				return nil
 			}
@@ -306,7 +308,7 @@ func (c *checker) shift(e *BinaryExpr) Type {
 	}
 	if lt == Untyped {
 		var v *big.Int
-		if amt, ok := c.constWord(e.R); ok && (e.Op == "<<" || e.Op == ">>") {
+		if amt, ok := c.constWord(e.R); ok && (e.Op == sem.OpShl || e.Op == sem.OpShr) {
 			var ok bool
 			if v, ok = c.untypedArith(e, c.untyped[e.L].v, new(big.Int).SetUint64(amt)); !ok {
 				c.dropUntyped(e.L)
@@ -458,9 +460,9 @@ func exprString(e Expr) string {
 		}
 		return s + ")"
 	case *UnaryExpr:
-		return e.Op + exprString(e.X)
+		return e.Op.String() + exprString(e.X)
 	case *BinaryExpr:
-		return exprString(e.L) + " " + e.Op + " " + exprString(e.R)
+		return exprString(e.L) + " " + e.Op.String() + " " + exprString(e.R)
 	case *CastExpr:
 		return exprString(e.X) + " as " + typeExprString(e.To)
 	}

@@ -2,6 +2,8 @@ package lang
 
 import (
 	"strings"
+
+	"github.com/lowent/lowentc/sem"
 )
 
 func (c *checker) stmts(list []Stmt) {
@@ -203,7 +205,7 @@ func (c *checker) assign(s *AssignStmt) {
 		return
 	}
 	tgt := s.Targets[0]
-	if s.Op == "=" {
+	if s.Op == sem.OpNone {
 		if id, ok := strip(tgt).(*Ident); ok && id.Name == "_" && id.Module == "" {
 			if t := c.expr(s.Value); t == Untyped {
 				c.dropUntyped(s.Value)
@@ -214,9 +216,9 @@ func (c *checker) assign(s *AssignStmt) {
 		c.exprAs(s.Value, tt, "assignment")
 		return
 	}
-	op := strings.TrimSuffix(s.Op, "=")
-	if !isArith(op) && !isShift(op) {
-		c.errorf(s.Pos, "unknown assignment operator %s", s.Op)
+	op := s.Op
+	if !op.Compoundable() {
+		c.errorf(s.Pos, "unknown assignment operator %s", s.OpText())
 		c.looseArgs([]Expr{s.Value})
 		return
 	}
@@ -226,18 +228,18 @@ func (c *checker) assign(s *AssignStmt) {
 		return
 	}
 	if !isWord(tt) {
-		c.errorf(s.Pos, "operator %s is not defined on %s", s.Op, tt)
+		c.errorf(s.Pos, "operator %s is not defined on %s", s.OpText(), tt)
 		c.looseArgs([]Expr{s.Value})
 		return
 	}
-	if isShift(op) {
+	if op.IsShift() {
 		c.wordArg(s.Value, "shift amount")
 		return
 	}
-	if !c.exprAs(s.Value, tt, s.Op) {
+	if !c.exprAs(s.Value, tt, s.OpText()) {
 		return
 	}
-	if op == "/" || op == "%" {
+	if op.IsDivision() {
 		if c.divisor(s.Value, s.Pos) {
 			s.Checked = c.divChecked(s.Value, s.Pos)
 		}
@@ -246,8 +248,8 @@ func (c *checker) assign(s *AssignStmt) {
 
 // assignMulti checks `(a, b) = f(...)`.
 func (c *checker) assignMulti(s *AssignStmt) {
-	if s.Op != "=" {
-		c.errorf(s.Pos, "%s takes one target", s.Op)
+	if s.Op != sem.OpNone {
+		c.errorf(s.Pos, "%s takes one target", s.OpText())
 		return
 	}
 	types := c.multiValue(s.Value, len(s.Targets), "targets", s.Pos)
@@ -280,7 +282,7 @@ func (c *checker) assignMulti(s *AssignStmt) {
 // assignParallel checks `a, b = E1, E2`: as many values as targets, each
 // value of its target's type, no variable assigned twice.
 func (c *checker) assignParallel(s *AssignStmt) {
-	if s.Op != "=" {
+	if s.Op != sem.OpNone {
 		c.looseArgs(s.Values)
 		return // the parser reported it
 	}

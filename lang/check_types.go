@@ -2,6 +2,8 @@ package lang
 
 import (
 	"math/big"
+
+	"github.com/lowent/lowentc/sem"
 )
 
 // MaxArrayLen is the largest length of a fixed array.
@@ -179,7 +181,7 @@ func (c *checker) convert(e Expr, w *WordType) bool {
 		good = c.convert(x.X, w)
 	case *BinaryExpr:
 		good = c.convert(x.L, w)
-		if !isShift(x.Op) {
+		if !x.Op.IsShift() {
 			good = c.convert(x.R, w) && good
 		}
 	case *CallExpr:
@@ -203,7 +205,7 @@ func (c *checker) convert(e Expr, w *WordType) bool {
 	// A division of untyped operands that are not constant (a select, a
 	// shift by a variable) gets its divisor check only now that it has
 	// a type.
-	if b, ok := e.(*BinaryExpr); ok && (b.Op == "/" || b.Op == "%") {
+	if b, ok := e.(*BinaryExpr); ok && b.Op.IsDivision() {
 		b.Checked = false
 		if !c.divisor(b.R, b.Pos) {
 			e.SetType(nil)
@@ -247,13 +249,13 @@ func (c *checker) untypedArith(e *BinaryExpr, a, b *big.Int) (*big.Int, bool) {
 	}
 	r := new(big.Int)
 	switch e.Op {
-	case "+":
+	case sem.OpAdd:
 		r.Add(a, b)
-	case "-":
+	case sem.OpSub:
 		r.Sub(a, b)
-	case "*":
+	case sem.OpMul:
 		r.Mul(a, b)
-	case "/", "%":
+	case sem.OpDiv, sem.OpRem:
 		if b.Sign() == 0 {
 			c.errorf(e.R.Position(), "division by zero")
 			return nil, false
@@ -261,23 +263,23 @@ func (c *checker) untypedArith(e *BinaryExpr, a, b *big.Int) (*big.Int, bool) {
 		if a.Sign() < 0 || b.Sign() < 0 {
 			return nil, true
 		}
-		if e.Op == "/" {
+		if e.Op == sem.OpDiv {
 			r.Quo(a, b)
 		} else {
 			r.Rem(a, b)
 		}
-	case "&":
+	case sem.OpAnd:
 		r.And(a, b)
-	case "|":
+	case sem.OpOr:
 		r.Or(a, b)
-	case "^":
+	case sem.OpXor:
 		r.Xor(a, b)
-	case "<<", ">>":
+	case sem.OpShl, sem.OpShr:
 		if b.Sign() < 0 || !b.IsUint64() {
 			return nil, true
 		}
 		n := b.Uint64()
-		if e.Op == ">>" {
+		if e.Op == sem.OpShr {
 			r.Rsh(a, uint(min(n, 1<<16)))
 		} else if a.Sign() == 0 {
 			r.SetInt64(0)
@@ -303,26 +305,6 @@ func isWord(t Type) bool {
 func isBool(t Type) bool {
 	_, ok := t.(*BoolType)
 	return ok
-}
-
-func isShift(op string) bool {
-	return op == "<<" || op == ">>" || op == "<<<" || op == ">>>"
-}
-
-func isCompare(op string) bool {
-	switch op {
-	case "==", "!=", "<", "<=", ">", ">=":
-		return true
-	}
-	return false
-}
-
-func isArith(op string) bool {
-	switch op {
-	case "+", "-", "*", "/", "%", "&", "|", "^":
-		return true
-	}
-	return false
 }
 
 // isArrayOrSlice reports whether t is an array or a slice, and its element.

@@ -1,8 +1,9 @@
 package lang
 
 import (
-	"math/bits"
 	"strings"
+
+	"github.com/lowent/lowentc/sem"
 )
 
 // resolveConst checks and evaluates a constant declaration once; ref is the
@@ -170,15 +171,10 @@ func (c *checker) constEval0(e Expr) (*ConstVal, Expr, string) {
 		if v == nil {
 			return nil, bad, msg
 		}
-		switch x.Op {
-		case "-":
-			return &ConstVal{Word: -v.Word & maskOf(t)}, nil, ""
-		case "~":
-			return &ConstVal{Word: ^v.Word & maskOf(t)}, nil, ""
-		case "!":
-			return &ConstVal{Word: 1 - v.Word}, nil, ""
+		if WidthOf(t) == 0 {
+			return nil, nil, "" // not a word: an error reported elsewhere
 		}
-		return nil, nil, ""
+		return &ConstVal{Word: sem.EvalUnary(x.Op, WidthOf(t), v.Word)}, nil, ""
 	case *BinaryExpr:
 		l, bad, msg := c.constEval(x.L)
 		if l == nil {
@@ -247,72 +243,27 @@ func maskOf(t Type) uint64 {
 }
 
 // evalBinary applies a binary operator to operands of type t (the left
-// operand's type), with the language's wrapping semantics. It fails on a
-// division by zero.
-func evalBinary(op string, a, b uint64, t Type) (uint64, bool) {
-	m := maskOf(t)
-	n := uint64(64)
-	if w, ok := t.(*WordType); ok {
-		n = uint64(w.Bits)
+// operand's type): sem.EvalBinary at t's width. It fails on a division by
+// zero.
+func evalBinary(op BinOp, a, b uint64, t Type) (uint64, bool) {
+	w := WidthOf(t)
+	if w == 0 {
+		return 0, false // not a word: an error reported elsewhere
 	}
-	switch op {
-	case "+":
-		return (a + b) & m, true
-	case "-":
-		return (a - b) & m, true
-	case "*":
-		return (a * b) & m, true
-	case "/":
-		if b == 0 {
-			return 0, false
-		}
-		return a / b, true
-	case "%":
-		if b == 0 {
-			return 0, false
-		}
-		return a % b, true
-	case "&":
-		return a & b, true
-	case "|":
-		return a | b, true
-	case "^":
-		return a ^ b, true
-	case "<<":
-		if b >= n {
-			return 0, true
-		}
-		return (a << b) & m, true
-	case ">>":
-		if b >= n {
-			return 0, true
-		}
-		return a >> b, true
-	case "<<<", ">>>":
-		k := b % n
-		if op == ">>>" {
-			k = (n - k) % n
-		}
-		if n == 64 {
-			return bits.RotateLeft64(a, int(k)), true
-		}
-		return (a<<k | a>>(n-k)) & m, true
-	case "==":
-		return b2u(a == b), true
-	case "!=":
-		return b2u(a != b), true
-	case "<":
-		return b2u(a < b), true
-	case "<=":
-		return b2u(a <= b), true
-	case ">":
-		return b2u(a > b), true
-	case ">=":
-		return b2u(a >= b), true
-	case "&&":
-		return a & b, true
-	case "||":
-		return a | b, true
+	return sem.EvalBinary(op, w, a, b)
+}
+
+// WidthOf is the width in bits at which the operators act on values of
+// type t: a word type's bits, 1 for bool, 64 for an untyped constant; 0
+// for a type that is not a word.
+func WidthOf(t Type) int {
+	switch t := t.(type) {
+	case *WordType:
+		return t.Bits
+	case *BoolType:
+		return 1
+	case *UntypedInt:
+		return 64
 	}
-	return 0, false
+	return 0
 }

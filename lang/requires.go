@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/lowent/lowentc/sem"
 )
 
 // requires checks a function's requires conditions (bool, and built only
@@ -77,17 +79,17 @@ func (c *checker) requiresShape(e Expr) (Expr, string) {
 		}
 		return x, "a call of " + calleeName(x)
 	case *UnaryExpr:
-		if x.Op == "!" {
+		if x.Op == sem.OpLogNot {
 			return x, "!"
 		}
 		return c.requiresShape(x.X)
 	case *CastExpr:
 		return c.requiresShape(x.X)
 	case *BinaryExpr:
-		if x.Op == "||" {
+		if x.Op == sem.OpLogOr {
 			return x, "||"
 		}
-		if x.Op == "/" || x.Op == "%" {
+		if x.Op.IsDivision() {
 			if v, ok := c.constWord(x.R); !ok || v == 0 {
 				return x.R, "a divisor other than a non-zero constant"
 			}
@@ -107,7 +109,7 @@ func (c *checker) requiresShape(e Expr) (Expr, string) {
 // conjuncts splits a condition on &&.
 func conjuncts(e Expr, out []Expr) []Expr {
 	e = strip(e)
-	if b, ok := e.(*BinaryExpr); ok && b.Op == "&&" {
+	if b, ok := e.(*BinaryExpr); ok && b.Op == sem.OpLogAnd {
 		return conjuncts(b.R, conjuncts(b.L, out))
 	}
 	return append(out, e)
@@ -135,9 +137,6 @@ func wordParam(e Expr) *Symbol {
 	return id.Sym
 }
 
-// flipCompare mirrors a comparison: a < b is b > a.
-var flipCompare = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-
 // requireFacts derives, from the function's requires, equal-length classes
 // of slice parameters, length bounds (Symbol.MinLen/MaxLen), ranges of word
 // parameters, and the canonical form of every conjunct.
@@ -164,16 +163,16 @@ func (c *checker) requireFacts(info *funcInfo) {
 	}
 	for _, e := range all {
 		b, ok := e.(*BinaryExpr)
-		if !ok || !isCompare(b.Op) {
+		if !ok || !b.Op.IsCompare() {
 			continue
 		}
-		if p, q := lenParam(b.L), lenParam(b.R); p != nil && q != nil && b.Op == "==" {
+		if p, q := lenParam(b.L), lenParam(b.R); p != nil && q != nil && b.Op == sem.OpEq {
 			c.unionLen(p, q)
 			continue
 		}
 		l, op, r := b.L, b.Op, b.R
 		if _, ok := c.constWord(l); ok {
-			l, op, r = r, flipCompare[op], l
+			l, op, r = r, op.Mirror(), l
 		}
 		v, ok := c.constWord(r)
 		if !ok {
@@ -193,17 +192,17 @@ func (c *checker) requireFacts(info *funcInfo) {
 			continue
 		}
 		switch op {
-		case ">=":
+		case sem.OpGe:
 			cur.lo = max(cur.lo, v)
-		case ">":
+		case sem.OpGt:
 			if v < ^uint64(0) {
 				cur.lo = max(cur.lo, v+1)
 			}
-		case "==":
+		case sem.OpEq:
 			cur.lo, cur.hi = max(cur.lo, v), min(cur.hi, v)
-		case "<=":
+		case sem.OpLe:
 			cur.hi = min(cur.hi, v)
-		case "<":
+		case sem.OpLt:
 			if v > 0 {
 				cur.hi = min(cur.hi, v-1)
 			}
@@ -296,12 +295,12 @@ func (c *checker) decide(e Expr, args map[*Symbol]Expr) int {
 		}
 		return -1
 	case *UnaryExpr:
-		if x.Op == "!" {
+		if x.Op == sem.OpLogNot {
 			return -c.decide(x.X, args)
 		}
 	case *BinaryExpr:
 		switch {
-		case x.Op == "&&":
+		case x.Op == sem.OpLogAnd:
 			a, b := c.decide(x.L, args), c.decide(x.R, args)
 			switch {
 			case a < 0 || b < 0:
@@ -310,7 +309,7 @@ func (c *checker) decide(e Expr, args map[*Symbol]Expr) int {
 				return 1
 			}
 			return 0
-		case x.Op == "||":
+		case x.Op == sem.OpLogOr:
 			a, b := c.decide(x.L, args), c.decide(x.R, args)
 			switch {
 			case a > 0 || b > 0:
@@ -319,14 +318,14 @@ func (c *checker) decide(e Expr, args map[*Symbol]Expr) int {
 				return -1
 			}
 			return 0
-		case isCompare(x.Op) && isWord(x.L.Type()):
+		case x.Op.IsCompare() && isWord(x.L.Type()):
 			if d := compareRanges(x.Op, c.reqRange(x.L, args), c.reqRange(x.R, args)); d != 0 {
 				return d
 			}
 			lk, rk := c.canon(x.L, args), c.canon(x.R, args)
 			if lk != "" && lk == rk {
 				switch x.Op {
-				case "==", "<=", ">=":
+				case sem.OpEq, sem.OpLe, sem.OpGe:
 					return 1
 				}
 				return -1
@@ -347,7 +346,7 @@ func (c *checker) decide(e Expr, args map[*Symbol]Expr) int {
 }
 
 // compareRanges decides a comparison of values known to lie in a and b.
-func compareRanges(op string, a, b interval) int {
+func compareRanges(op BinOp, a, b interval) int {
 	lt := func(a, b interval) int { // a < b
 		switch {
 		case a.hi < b.lo:
@@ -358,22 +357,22 @@ func compareRanges(op string, a, b interval) int {
 		return 0
 	}
 	switch op {
-	case "<":
+	case sem.OpLt:
 		return lt(a, b)
-	case ">":
+	case sem.OpGt:
 		return lt(b, a)
-	case "<=":
+	case sem.OpLe:
 		return -lt(b, a)
-	case ">=":
+	case sem.OpGe:
 		return -lt(a, b)
-	case "==":
+	case sem.OpEq:
 		switch {
 		case a.lo == a.hi && b.lo == b.hi && a.lo == b.lo:
 			return 1
 		case a.hi < b.lo || b.hi < a.lo:
 			return -1
 		}
-	case "!=":
+	case sem.OpNe:
 		switch {
 		case a.lo == a.hi && b.lo == b.hi && a.lo == b.lo:
 			return -1
@@ -405,7 +404,7 @@ func (c *checker) reqRange(e Expr, args map[*Symbol]Expr) interval {
 			}
 		}
 	case *BinaryExpr:
-		if isArith(x.Op) || isShift(x.Op) {
+		if x.Op.IsArith() || x.Op.IsShift() {
 			r := binRange(x.Op, c.reqRange(x.L, args), c.reqRange(x.R, args), t)
 			if r.lo <= r.hi && r.hi <= maskOf(t) {
 				return r
@@ -460,10 +459,10 @@ func (c *checker) canon(e Expr, args map[*Symbol]Expr) string {
 			return c.lenKey(arg)
 		}
 	case *BinaryExpr:
-		if isArith(x.Op) || isShift(x.Op) {
+		if x.Op.IsArith() || x.Op.IsShift() {
 			l, r := c.canon(x.L, args), c.canon(x.R, args)
 			if l != "" && r != "" {
-				return "(" + l + x.Op + r + ")"
+				return "(" + l + x.Op.String() + r + ")"
 			}
 		}
 	case *CastExpr:
@@ -472,7 +471,7 @@ func (c *checker) canon(e Expr, args map[*Symbol]Expr) string {
 		}
 	case *UnaryExpr:
 		if s := c.canon(x.X, args); s != "" {
-			return x.Op + s
+			return x.Op.String() + s
 		}
 	}
 	return ""
@@ -482,7 +481,7 @@ func (c *checker) canon(e Expr, args map[*Symbol]Expr) string {
 // b < a; == and != order their operands), or "".
 func (c *checker) canonCompare(e Expr, args map[*Symbol]Expr) string {
 	b, ok := strip(e).(*BinaryExpr)
-	if !ok || !isCompare(b.Op) {
+	if !ok || !b.Op.IsCompare() {
 		return ""
 	}
 	l, r := c.canon(b.L, args), c.canon(b.R, args)
@@ -491,12 +490,12 @@ func (c *checker) canonCompare(e Expr, args map[*Symbol]Expr) string {
 	}
 	op := b.Op
 	switch op {
-	case ">", ">=":
-		l, r, op = r, l, flipCompare[op]
-	case "==", "!=":
+	case sem.OpGt, sem.OpGe:
+		l, r, op = r, l, op.Mirror()
+	case sem.OpEq, sem.OpNe:
 		s := []string{l, r}
 		sort.Strings(s)
 		l, r = s[0], s[1]
 	}
-	return l + " " + op + " " + r
+	return l + " " + op.String() + " " + r
 }

@@ -21,6 +21,8 @@ type (
 	Feature    = sem.Feature
 	FeatureSet = sem.FeatureSet
 	BuiltinID  = sem.BuiltinID
+	BinOp      = sem.BinOp // a binary operator; its meaning is sem.EvalBinary
+	UnOp       = sem.UnOp  // a unary operator; its meaning is sem.EvalUnary
 )
 
 const (

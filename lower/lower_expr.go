@@ -6,6 +6,7 @@ import (
 
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // idx returns the IndexType constant c.
@@ -103,11 +104,8 @@ func (fl *fnLowerer) expr(e lang.Expr) *ir.Value {
 		return vals[0].v
 	case *lang.UnaryExpr:
 		x := fl.expr(e.X)
-		switch e.Op {
-		case "-":
-			return fl.b.Op(ir.OpNeg, x.Type, x)
-		case "~", "!":
-			return fl.b.Not(x)
+		if op := ir.ForUnary(e.Op); op != ir.OpInvalid {
+			return fl.b.Op(op, x.Type, x)
 		}
 	case *lang.BinaryExpr:
 		return fl.binary(e)
@@ -191,11 +189,11 @@ func pure(e lang.Expr) bool {
 }
 
 func (fl *fnLowerer) binary(e *lang.BinaryExpr) *ir.Value {
-	if e.Op == "&&" || e.Op == "||" {
+	if e.Op.IsLogical() {
 		l := fl.expr(e.L)
 		if pure(e.R) {
 			op := ir.OpAnd
-			if e.Op == "||" {
+			if e.Op == sem.OpLogOr {
 				op = ir.OpOr
 			}
 			return fl.b.Bin(op, l, fl.expr(e.R))
@@ -203,7 +201,7 @@ func (fl *fnLowerer) binary(e *lang.BinaryExpr) *ir.Value {
 		rhs := func(b *ir.Builder) []*ir.Value {
 			return []*ir.Value{fl.in(b, func() *ir.Value { return fl.expr(e.R) })}
 		}
-		if e.Op == "&&" {
+		if e.Op == sem.OpLogAnd {
 			return fl.b.If(l, []ir.Type{ir.Bool}, rhs, func(b *ir.Builder) []*ir.Value { return []*ir.Value{b.Const(ir.Bool, 0)} })[0]
 		}
 		return fl.b.If(l, []ir.Type{ir.Bool}, func(b *ir.Builder) []*ir.Value { return []*ir.Value{b.Const(ir.Bool, 1)} }, rhs)[0]
@@ -221,57 +219,20 @@ func (fl *fnLowerer) in(b *ir.Builder, fill func() *ir.Value) *ir.Value {
 	return fill()
 }
 
-// binop lowers `l op r` (op as in the source, compound forms without "=").
-func (fl *fnLowerer) binop(op string, l, r *ir.Value, checked bool, pos lang.Pos) *ir.Value {
+// binop lowers the word operator `l op r` (also the op of `OP=`).
+func (fl *fnLowerer) binop(op sem.BinOp, l, r *ir.Value, checked bool, pos lang.Pos) *ir.Value {
 	b := fl.b
-	switch op {
-	case "+":
-		return b.Add(l, r)
-	case "-":
-		return b.Sub(l, r)
-	case "*":
-		return b.Mul(l, r)
-	case "/", "%":
-		if checked {
-			what := "division by zero"
-			if op == "%" {
-				what = "remainder by zero"
-			}
-			b.Check(b.Ne(r, b.Const(r.Type, 0)), ir.CheckDiv, pos, what)
-		}
-		if op == "/" {
-			return b.Bin(ir.OpDivU, l, r)
-		}
-		return b.Bin(ir.OpRemU, l, r)
-	case "&":
-		return b.And(l, r)
-	case "|":
-		return b.Or(l, r)
-	case "^":
-		return b.Xor(l, r)
-	case "<<":
-		return b.Shl(l, r)
-	case ">>":
-		return b.Shr(l, r)
-	case "<<<":
-		return b.Bin(ir.OpRotl, l, r)
-	case ">>>":
-		return b.Bin(ir.OpRotr, l, r)
-	case "==":
-		return b.Eq(l, r)
-	case "!=":
-		return b.Ne(l, r)
-	case "<":
-		return b.Ult(l, r)
-	case "<=":
-		return b.Ule(l, r)
-	case ">":
-		return b.Ult(r, l)
-	case ">=":
-		return b.Ule(r, l)
+	if op.IsDivision() && checked {
+		b.Check(b.Ne(r, b.Const(r.Type, 0)), ir.CheckDiv, pos, op.DivFault())
 	}
-	failf(pos, "unknown operator %s", op)
-	return nil
+	o, swapped := ir.ForBinary(op)
+	if o == ir.OpInvalid {
+		failf(pos, "unknown operator %s", op)
+	}
+	if swapped {
+		l, r = r, l
+	}
+	return b.Bin(o, l, r)
 }
 
 // operand is one result of a call: a word, or an array (in a temporary).

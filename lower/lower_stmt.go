@@ -1,10 +1,9 @@
 package lower
 
 import (
-	"strings"
-
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // stmts lowers a statement list. After a statement that may have returned
@@ -263,19 +262,19 @@ func (fl *fnLowerer) assign(s *lang.AssignStmt) {
 	}
 	p := fl.target(tgt)
 	if p.ref != nil {
-		if s.Op != "=" {
-			failf(s.Pos, "%s on an array", s.Op)
+		if s.Op != sem.OpNone {
+			failf(s.Pos, "%s on an array", s.OpText())
 		}
 		fl.assignArray(p.ref, s.Value, false)
 		return
 	}
-	if s.Op == "=" {
+	if s.Op == sem.OpNone {
 		fl.store(p, operand{v: fl.expr(s.Value)})
 		return
 	}
 	old := fl.load(p)
 	rhs := fl.expr(s.Value)
-	v := fl.binop(strings.TrimSuffix(s.Op, "="), old, rhs, s.Checked, s.Pos)
+	v := fl.binop(s.Op, old, rhs, s.Checked, s.Pos)
 	fl.store(p, operand{v: v})
 }
 
@@ -283,8 +282,8 @@ func (fl *fnLowerer) assign(s *lang.AssignStmt) {
 // then every value (an array into a temporary, since an earlier store may
 // write what a later value reads), then the stores left to right.
 func (fl *fnLowerer) assignParallel(s *lang.AssignStmt) {
-	if s.Op != "=" || len(s.Values) != len(s.Targets) {
-		failf(s.Pos, "%s of %d values to %d targets", s.Op, len(s.Values), len(s.Targets))
+	if s.Op != sem.OpNone || len(s.Values) != len(s.Targets) {
+		failf(s.Pos, "%s of %d values to %d targets", s.OpText(), len(s.Values), len(s.Targets))
 	}
 	places := make([]place, len(s.Targets))
 	for i, t := range s.Targets {

@@ -7,6 +7,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // converter maps the participle parse tree onto lang's AST. The only
@@ -200,15 +201,15 @@ func (c *converter) simple(g *gSimple) lang.Stmt {
 		}
 		return &lang.ExprStmt{Pos: pos(g.Pos), X: targets[0]}
 	}
-	if len(targets) > 1 && g.Op != "=" {
+	s := &lang.AssignStmt{Pos: pos(g.Pos), Targets: targets, Op: c.assignOp(g.Op, g.Pos)}
+	if len(targets) > 1 && s.Op != sem.OpNone {
 		c.errorf(g.Pos, "%s takes one target", g.Op)
 	}
-	s := &lang.AssignStmt{Pos: pos(g.Pos), Targets: targets, Op: g.Op}
 	if len(g.Values) == 1 {
 		s.Value = c.expr(g.Values[0])
 		return s
 	}
-	if g.Op != "=" {
+	if s.Op != sem.OpNone {
 		c.errorf(g.Values[1].Pos, "%s takes one value", g.Op)
 	}
 	for _, v := range g.Values {
@@ -219,8 +220,24 @@ func (c *converter) simple(g *gSimple) lang.Stmt {
 
 // ---------------------------------------------------------------- expressions
 
+// assignOp is the operator of `OP=`, sem.OpNone for `=`.
+func (c *converter) assignOp(op string, p lexer.Position) sem.BinOp {
+	if op == "=" {
+		return sem.OpNone
+	}
+	o, ok := sem.ParseBinOp(strings.TrimSuffix(op, "="))
+	if !ok || !o.Compoundable() {
+		c.errorf(p, "unknown assignment operator %s", op)
+	}
+	return o
+}
+
 func (c *converter) bin(op string, p lexer.Position, l, r lang.Expr) lang.Expr {
-	return &lang.BinaryExpr{ExprBase: lang.ExprBase{Pos: pos(p)}, Op: op, L: l, R: r}
+	o, ok := sem.ParseBinOp(op)
+	if !ok {
+		c.errorf(p, "unknown operator %s", op)
+	}
+	return &lang.BinaryExpr{ExprBase: lang.ExprBase{Pos: pos(p)}, Op: o, L: l, R: r}
 }
 
 func (c *converter) expr(g *gExpr) lang.Expr {
@@ -310,7 +327,11 @@ func (c *converter) unary(g *gUnary) lang.Expr {
 	if g.Postfix != nil {
 		return c.postfix(g.Postfix)
 	}
-	return &lang.UnaryExpr{ExprBase: lang.ExprBase{Pos: pos(g.Pos)}, Op: g.Op, X: c.unary(g.X)}
+	op, ok := sem.ParseUnOp(g.Op)
+	if !ok {
+		c.errorf(g.Pos, "unknown operator %s", g.Op)
+	}
+	return &lang.UnaryExpr{ExprBase: lang.ExprBase{Pos: pos(g.Pos)}, Op: op, X: c.unary(g.X)}
 }
 
 func (c *converter) postfix(g *gPostfix) lang.Expr {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 func parse(t *testing.T, src string) *lang.File {
@@ -40,9 +41,9 @@ func show(e lang.Expr) string {
 		}
 		return e.Name
 	case *lang.BinaryExpr:
-		return "(" + show(e.L) + " " + e.Op + " " + show(e.R) + ")"
+		return "(" + show(e.L) + " " + e.Op.String() + " " + show(e.R) + ")"
 	case *lang.UnaryExpr:
-		return "(" + e.Op + show(e.X) + ")"
+		return "(" + e.Op.String() + show(e.X) + ")"
 	case *lang.CastExpr:
 		return "(" + show(e.X) + " as " + e.To.Name + ")"
 	case *lang.ParenExpr:
@@ -124,7 +125,8 @@ g()`)
 	assert.Equal(t, []string{"a", "b"}, s[1].(*lang.LetStmt).Names)
 	assert.Nil(t, s[2].(*lang.LetStmt).Value)
 	assert.Len(t, s[3].(*lang.AssignStmt).Targets, 2)
-	assert.Equal(t, "<<<=", s[4].(*lang.AssignStmt).Op)
+	assert.Equal(t, sem.OpRotl, s[4].(*lang.AssignStmt).Op)
+	assert.Equal(t, "<<<=", s[4].(*lang.AssignStmt).OpText())
 	assert.IsType(t, &lang.IfStmt{}, s[5].(*lang.IfStmt).Else)
 	assert.Equal(t, "i", s[6].(*lang.ForStmt).Var)
 	fc := s[7].(*lang.ForChunksStmt)

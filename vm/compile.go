@@ -8,6 +8,7 @@ import (
 	"weak"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The closure forms every construct compiles to. A statement returns true
@@ -220,25 +221,13 @@ func (m *machine) release(fc *fnCode, fr *frame) { m.idle[fc.id] = fr }
 // ---------------------------------------------------------------- types
 
 func bitsOf(t lang.Type) int {
-	switch t := t.(type) {
-	case *lang.WordType:
-		return t.Bits
-	case *lang.BoolType:
-		return 1
-	case *lang.UntypedInt:
-		return 64
+	if n := lang.WidthOf(t); n > 0 {
+		return n
 	}
 	panic(fmt.Sprintf("BUG: vm: %v is not a word type", t))
 }
 
-func maskOf(t lang.Type) uint64 { return maskBits(bitsOf(t)) }
-
-func maskBits(bits int) uint64 {
-	if bits >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<uint(bits) - 1
-}
+func maskOf(t lang.Type) uint64 { return sem.Mask(bitsOf(t)) }
 
 // flatLen is the number of words a value of type t occupies.
 func flatLen(t lang.Type) int {

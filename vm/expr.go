@@ -2,9 +2,9 @@ package vm
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // word compiles an expression of word or bool type (bools are 0 or 1).
@@ -75,16 +75,8 @@ func constType(id *lang.Ident) lang.Type {
 
 func (c *fcomp) unary(e *lang.UnaryExpr) wordFn {
 	x := c.word(e.X)
-	mask := maskOf(e.Type())
-	switch e.Op {
-	case "-":
-		return func(fr *frame) uint64 { return -x(fr) & mask }
-	case "~":
-		return func(fr *frame) uint64 { return ^x(fr) & mask }
-	case "!":
-		return func(fr *frame) uint64 { return x(fr) ^ 1 }
-	}
-	panic(fmt.Sprintf("BUG: vm: %v: unary %q", e.Pos, e.Op))
+	f := sem.UnaryFunc(e.Op, bitsOf(e.Type()))
+	return func(fr *frame) uint64 { return f(x(fr)) }
 }
 
 func (c *fcomp) cast(e *lang.CastExpr) wordFn {
@@ -109,14 +101,14 @@ func b2u(b bool) uint64 {
 func (c *fcomp) binary(e *lang.BinaryExpr) wordFn {
 	l, r := c.word(e.L), c.word(e.R)
 	switch e.Op {
-	case "&&":
+	case sem.OpLogAnd:
 		return func(fr *frame) uint64 {
 			if l(fr) == 0 {
 				return 0
 			}
 			return r(fr)
 		}
-	case "||":
+	case sem.OpLogOr:
 		return func(fr *frame) uint64 {
 			if l(fr) != 0 {
 				return 1
@@ -124,31 +116,42 @@ func (c *fcomp) binary(e *lang.BinaryExpr) wordFn {
 			return r(fr)
 		}
 	}
-	// The width is the result's (for shifts, the left operand's; the amount
-	// may be of any word type). Comparisons do not mask.
-	width := 64
-	if !isCompare(e.Op) {
-		width = bitsOf(e.Type())
+	// The width is the result's (for shifts, the left operand's; the
+	// amount may be of any word type), for comparisons the operands'.
+	width := bitsOf(e.Type())
+	if e.Op.IsCompare() {
+		width = bitsOf(e.L.Type())
 	}
+	f := sem.BinaryFunc(e.Op, width)
+	if e.Op.IsDivision() {
+		return divide(f, l, r, e.Op.DivFault()+bugNote(e.Checked), e.Pos)
+	}
+	// Operands that are locals or constants (the bulk of hash rounds)
+	// are read directly, without a closure of their own.
 	ls, lSlot := c.wordSlot(e.L)
 	rs, rSlot := c.wordSlot(e.R)
 	k, rConst := constWord(e.R)
 	switch {
 	case lSlot && rSlot:
-		if f := binopSlots(e.Op, width, ls, rs); f != nil {
-			return f
-		}
+		return func(fr *frame) uint64 { return f(fr.w[ls], fr.w[rs]) }
 	case lSlot && rConst:
-		if f := binopSlotConst(e.Op, width, ls, k); f != nil {
-			return f
-		}
+		return func(fr *frame) uint64 { return f(fr.w[ls], k) }
+	case rConst:
+		return func(fr *frame) uint64 { return f(l(fr), k) }
 	}
-	if rConst {
-		if f := binopConst(e.Op, width, l, k); f != nil {
-			return f
+	return func(fr *frame) uint64 { return f(l(fr), r(fr)) }
+}
+
+// divide is l / r or l % r (f) that traps with the message what on a zero
+// divisor.
+func divide(f func(a, b uint64) uint64, l, r wordFn, what string, pos lang.Pos) wordFn {
+	return func(fr *frame) uint64 {
+		x, y := l(fr), r(fr)
+		if y == 0 {
+			trap(pos, "%s", what)
 		}
+		return f(x, y)
 	}
-	return binop(e.Op, width, l, r, e.Pos, e.Checked)
 }
 
 // wordSlot reports the frame slot when e reads a word local, parameter or
@@ -159,224 +162,4 @@ func (c *fcomp) wordSlot(e lang.Expr) (int, bool) {
 		return 0, false
 	}
 	return c.slotOf(id), true
-}
-
-// binopSlots specialises the bitwise and additive operators on two locals,
-// the bulk of hash rounds; nil means no specialisation.
-func binopSlots(op string, width int, a, b int) wordFn {
-	mask := maskBits(width)
-	switch op {
-	case "+":
-		return func(fr *frame) uint64 { return (fr.w[a] + fr.w[b]) & mask }
-	case "^":
-		return func(fr *frame) uint64 { return fr.w[a] ^ fr.w[b] }
-	case "&":
-		return func(fr *frame) uint64 { return fr.w[a] & fr.w[b] }
-	case "|":
-		return func(fr *frame) uint64 { return fr.w[a] | fr.w[b] }
-	}
-	return nil
-}
-
-// binopSlotConst specialises rotations and shifts of a local by a constant.
-func binopSlotConst(op string, width int, a int, k uint64) wordFn {
-	mask := maskBits(width)
-	w := uint64(width)
-	switch op {
-	case "<<<", ">>>":
-		n := k % w
-		if op == ">>>" {
-			n = (w - n) % w
-		}
-		return func(fr *frame) uint64 { return rotl(fr.w[a], n, w, mask) }
-	case ">>":
-		if k < w {
-			return func(fr *frame) uint64 { return fr.w[a] >> k }
-		}
-	case "<<":
-		if k < w {
-			return func(fr *frame) uint64 { return fr.w[a] << k & mask }
-		}
-	}
-	return nil
-}
-
-func isCompare(op string) bool {
-	switch op {
-	case "==", "!=", "<", "<=", ">", ">=":
-		return true
-	}
-	return false
-}
-
-// binop builds L op R for words of the given width.
-func binop(op string, width int, l, r wordFn, pos lang.Pos, checked bool) wordFn {
-	mask := maskBits(width)
-	w := uint64(width)
-	switch op {
-	case "+":
-		if width == 64 {
-			return func(fr *frame) uint64 { return l(fr) + r(fr) }
-		}
-		return func(fr *frame) uint64 { return (l(fr) + r(fr)) & mask }
-	case "-":
-		return func(fr *frame) uint64 { return (l(fr) - r(fr)) & mask }
-	case "*":
-		return func(fr *frame) uint64 { return (l(fr) * r(fr)) & mask }
-	case "&":
-		return func(fr *frame) uint64 { return l(fr) & r(fr) }
-	case "|":
-		return func(fr *frame) uint64 { return l(fr) | r(fr) }
-	case "^":
-		return func(fr *frame) uint64 { return l(fr) ^ r(fr) }
-	case "<<":
-		return func(fr *frame) uint64 {
-			x, s := l(fr), r(fr)
-			if s >= w {
-				return 0
-			}
-			return x << s & mask
-		}
-	case ">>":
-		return func(fr *frame) uint64 {
-			x, s := l(fr), r(fr)
-			if s >= w {
-				return 0
-			}
-			return x >> s
-		}
-	case "<<<":
-		if width == 64 {
-			return func(fr *frame) uint64 { x := l(fr); return bits.RotateLeft64(x, int(r(fr)%64)) }
-		}
-		return func(fr *frame) uint64 { x := l(fr); return rotl(x, r(fr)%w, w, mask) }
-	case ">>>":
-		if width == 64 {
-			return func(fr *frame) uint64 { x := l(fr); return bits.RotateLeft64(x, -int(r(fr)%64)) }
-		}
-		return func(fr *frame) uint64 { x := l(fr); return rotl(x, (w-r(fr)%w)%w, w, mask) }
-	case "/":
-		note := bugNote(checked)
-		return func(fr *frame) uint64 {
-			x, y := l(fr), r(fr)
-			if y == 0 {
-				trap(pos, "division by zero%s", note)
-			}
-			return x / y
-		}
-	case "%":
-		note := bugNote(checked)
-		return func(fr *frame) uint64 {
-			x, y := l(fr), r(fr)
-			if y == 0 {
-				trap(pos, "remainder by zero%s", note)
-			}
-			return x % y
-		}
-	case "==":
-		return func(fr *frame) uint64 { return b2u(l(fr) == r(fr)) }
-	case "!=":
-		return func(fr *frame) uint64 { return b2u(l(fr) != r(fr)) }
-	case "<":
-		return func(fr *frame) uint64 { return b2u(l(fr) < r(fr)) }
-	case "<=":
-		return func(fr *frame) uint64 { return b2u(l(fr) <= r(fr)) }
-	case ">":
-		return func(fr *frame) uint64 { return b2u(l(fr) > r(fr)) }
-	case ">=":
-		return func(fr *frame) uint64 { return b2u(l(fr) >= r(fr)) }
-	}
-	panic(fmt.Sprintf("BUG: vm: %v: binary %q", pos, op))
-}
-
-// binopConst specialises the frequent operators with a constant right
-// operand (rotations by constants, masks, increments); nil means no
-// specialisation.
-func binopConst(op string, width int, l wordFn, k uint64) wordFn {
-	mask := maskBits(width)
-	w := uint64(width)
-	switch op {
-	case "+":
-		return func(fr *frame) uint64 { return (l(fr) + k) & mask }
-	case "&":
-		return func(fr *frame) uint64 { return l(fr) & k }
-	case "^":
-		return func(fr *frame) uint64 { return l(fr) ^ k }
-	case "<<":
-		if k >= w {
-			return func(fr *frame) uint64 { l(fr); return 0 }
-		}
-		return func(fr *frame) uint64 { return l(fr) << k & mask }
-	case ">>":
-		if k >= w {
-			return func(fr *frame) uint64 { l(fr); return 0 }
-		}
-		return func(fr *frame) uint64 { return l(fr) >> k }
-	case "<<<", ">>>":
-		n := k % w
-		if op == ">>>" {
-			n = (w - n) % w
-		}
-		return func(fr *frame) uint64 { return rotl(l(fr), n, w, mask) }
-	}
-	return nil
-}
-
-// rotl rotates the width-bit word x left by n < width.
-func rotl(x, n, width, mask uint64) uint64 {
-	return (x<<n | x>>(width-n)) & mask
-}
-
-// arith is op as a function of two operands, for compound assignments to
-// array elements.
-func arith(op string, width int, pos lang.Pos) func(a, b uint64) uint64 {
-	mask := maskBits(width)
-	w := uint64(width)
-	switch op {
-	case "+":
-		return func(a, b uint64) uint64 { return (a + b) & mask }
-	case "-":
-		return func(a, b uint64) uint64 { return (a - b) & mask }
-	case "*":
-		return func(a, b uint64) uint64 { return (a * b) & mask }
-	case "&":
-		return func(a, b uint64) uint64 { return a & b }
-	case "|":
-		return func(a, b uint64) uint64 { return a | b }
-	case "^":
-		return func(a, b uint64) uint64 { return a ^ b }
-	case "<<":
-		return func(a, b uint64) uint64 {
-			if b >= w {
-				return 0
-			}
-			return a << b & mask
-		}
-	case ">>":
-		return func(a, b uint64) uint64 {
-			if b >= w {
-				return 0
-			}
-			return a >> b
-		}
-	case "<<<":
-		return func(a, b uint64) uint64 { return rotl(a, b%w, w, mask) }
-	case ">>>":
-		return func(a, b uint64) uint64 { return rotl(a, (w-b%w)%w, w, mask) }
-	case "/":
-		return func(a, b uint64) uint64 {
-			if b == 0 {
-				trap(pos, "division by zero")
-			}
-			return a / b
-		}
-	case "%":
-		return func(a, b uint64) uint64 {
-			if b == 0 {
-				trap(pos, "remainder by zero")
-			}
-			return a % b
-		}
-	}
-	panic(fmt.Sprintf("BUG: vm: %v: compound operator %q", pos, op))
 }

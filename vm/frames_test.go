@@ -79,6 +79,58 @@ export fn at(s: []u32, i: u32) -> u32 effects trap {
 	}
 }
 
+// TestProvenDivisorStillChecked pretends the checker proved non-zero a
+// divisor that is zero, in x / d, in x /= d on a local and in v[i] %= d
+// on an array element: each must trap, and every one of them say it is a
+// checker bug (compound assignments used to trap without saying so).
+func TestProvenDivisorStillChecked(t *testing.T) {
+	p := load(t, `module proven
+
+export fn div(a: u32, d: u32) -> u32 effects trap {
+    return a / d
+}
+
+export fn divloc(a: u32, d: u32) -> u32 effects trap {
+    var x = a
+    x /= d
+    return x
+}
+
+export fn remelem(a: u32, d: u32) -> u32 effects trap {
+    var v: [2]u32
+    v[1] = a
+    v[1] %= d
+    return v[1]
+}
+`)
+	marked := 0
+	for _, f := range p.Root.Funcs {
+		for _, st := range f.Body.Stmts {
+			switch s := st.(type) {
+			case *lang.ReturnStmt:
+				if b, ok := s.Values[0].(*lang.BinaryExpr); ok && b.Checked {
+					b.Checked = false
+					marked++
+				}
+			case *lang.AssignStmt:
+				if s.Checked {
+					s.Checked = false
+					marked++
+				}
+			}
+		}
+	}
+	if marked != 3 {
+		t.Fatalf("%d checked divisions found, want 3", marked)
+	}
+	for _, name := range []string{"div", "divloc", "remelem"} {
+		_, err := try(t, p, name, w(7), w(0))
+		if tr := trapOf(t, err); !strings.Contains(tr.Msg, "checker bug") {
+			t.Errorf("%s: trap message %q does not mention the checker bug", name, tr.Msg)
+		}
+	}
+}
+
 // TestConcurrentRuns shares one program between goroutines (run with -race).
 func TestConcurrentRuns(t *testing.T) {
 	p := load(t, shaSource())

@@ -2,9 +2,9 @@ package vm
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Evaluation order (the reference every backend follows): operands and
@@ -149,8 +149,8 @@ func (c *fcomp) assign(s *lang.AssignStmt) stmtFn {
 	}
 	tgt := unparen(s.Targets[0])
 	if isArrayish(tgt.Type()) {
-		if s.Op != "=" {
-			panic(fmt.Sprintf("BUG: vm: %v: %s on an array", s.Pos, s.Op))
+		if s.Op != sem.OpNone {
+			panic(fmt.Sprintf("BUG: vm: %v: %s on an array", s.Pos, s.OpText()))
 		}
 		dst := c.arr(tgt)
 		src := c.arr(s.Value)
@@ -167,7 +167,7 @@ func (c *fcomp) assign(s *lang.AssignStmt) stmtFn {
 	}
 	v := c.word(s.Value)
 	id, isIdent := tgt.(*lang.Ident)
-	if s.Op == "=" {
+	if s.Op == sem.OpNone {
 		if isIdent {
 			slot := c.slotOf(id)
 			return func(fr *frame) bool {
@@ -182,18 +182,26 @@ func (c *fcomp) assign(s *lang.AssignStmt) stmtFn {
 			return false
 		}
 	}
-	op := strings.TrimSuffix(s.Op, "=")
-	bits := bitsOf(tgt.Type())
+	// x OP= e: the old value is read before e is evaluated.
+	f := sem.BinaryFunc(s.Op, bitsOf(tgt.Type()))
+	if s.Op.IsDivision() {
+		div, what, pos := f, s.Op.DivFault()+bugNote(s.Checked), s.Pos
+		f = func(a, b uint64) uint64 {
+			if b == 0 {
+				trap(pos, "%s", what)
+			}
+			return div(a, b)
+		}
+	}
 	if isIdent {
 		slot := c.slotOf(id)
-		f := binop(op, bits, func(fr *frame) uint64 { return fr.w[slot] }, v, s.Pos, true)
 		return func(fr *frame) bool {
-			fr.w[slot] = f(fr)
+			old := fr.w[slot]
+			fr.w[slot] = f(old, v(fr))
 			return false
 		}
 	}
 	place := c.wordPlace(tgt)
-	f := arith(op, bits, s.Pos)
 	return func(fr *frame) bool {
 		p := place(fr)
 		old := *p
@@ -204,8 +212,8 @@ func (c *fcomp) assign(s *lang.AssignStmt) stmtFn {
 
 // assignTuple is `(a, b[i]) = f(...)`: targets first, then the call, then the stores.
 func (c *fcomp) assignTuple(s *lang.AssignStmt) stmtFn {
-	if s.Op != "=" {
-		panic(fmt.Sprintf("BUG: vm: %v: %s with several targets", s.Pos, s.Op))
+	if s.Op != sem.OpNone {
+		panic(fmt.Sprintf("BUG: vm: %v: %s with several targets", s.Pos, s.OpText()))
 	}
 	t := c.tuple(s.Value)
 	n := len(s.Targets)
@@ -281,8 +289,8 @@ func (c *fcomp) assignTuple(s *lang.AssignStmt) stmtFn {
 // every value (an array into a temporary), then the stores left to right.
 func (c *fcomp) assignParallel(s *lang.AssignStmt) stmtFn {
 	n := len(s.Targets)
-	if s.Op != "=" || len(s.Values) != n {
-		panic(fmt.Sprintf("BUG: vm: %v: %s of %d values to %d targets", s.Pos, s.Op, len(s.Values), n))
+	if s.Op != sem.OpNone || len(s.Values) != n {
+		panic(fmt.Sprintf("BUG: vm: %v: %s of %d values to %d targets", s.Pos, s.OpText(), len(s.Values), n))
 	}
 	type part struct {
 		word  func(fr *frame) *uint64 // a word target

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Args returns random arguments for fn (a checked function): words near
@@ -319,64 +320,21 @@ func evalReq(fn *lang.FuncDecl, args []lang.Value, e lang.Expr) (uint64, bool) {
 		if !ok {
 			return 0, false
 		}
-		switch e.Op {
-		case "!":
-			return x ^ 1, true
-		case "-":
-			return wrap(-x), true
-		case "~":
-			return wrap(^x), true
-		}
+		return sem.EvalUnary(e.Op, lang.WidthOf(e.Type()), x), true
 	case *lang.BinaryExpr:
 		l, ok1 := evalReq(fn, args, e.L)
 		r, ok2 := evalReq(fn, args, e.R)
 		if !ok1 || !ok2 {
 			return 0, false
 		}
-		b := func(c bool) (uint64, bool) {
-			if c {
-				return 1, true
-			}
-			return 0, true
+		if e.Op.IsShift() {
+			return 0, false
 		}
-		switch e.Op {
-		case "+":
-			return wrap(l + r), true
-		case "-":
-			return wrap(l - r), true
-		case "*":
-			return wrap(l * r), true
-		case "/", "%":
-			if r == 0 {
-				return 0, true // a division by zero fails the condition
-			}
-			if e.Op == "/" {
-				return l / r, true
-			}
-			return l % r, true
-		case "&":
-			return l & r, true
-		case "|":
-			return l | r, true
-		case "^":
-			return l ^ r, true
-		case "==":
-			return b(l == r)
-		case "!=":
-			return b(l != r)
-		case "<":
-			return b(l < r)
-		case "<=":
-			return b(l <= r)
-		case ">":
-			return b(l > r)
-		case ">=":
-			return b(l >= r)
-		case "&&":
-			return b(l != 0 && r != 0)
-		case "||":
-			return b(l != 0 || r != 0)
+		v, ok := sem.EvalBinary(e.Op, lang.WidthOf(e.L.Type()), l, r)
+		if !ok {
+			return 0, true // a division by zero fails the condition
 		}
+		return v, true
 	}
 	return 0, false
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // requiredFeatures lists the constructs of docs/language.md that the
@@ -296,7 +297,7 @@ func (c *census) stmt(s lang.Stmt, x ctx, names map[string]bool, declare func(st
 				}
 			}
 		} else {
-			c.add("assign " + s.Op)
+			c.add("assign " + s.OpText())
 			if ix, ok := s.Targets[0].(*lang.IndexExpr); ok {
 				if _, ok := ix.Type().(*lang.ArrayType); ok {
 					c.add("row assignment")
@@ -399,7 +400,7 @@ func (c *census) stmt(s lang.Stmt, x ctx, names map[string]bool, declare func(st
 
 // isHave reports whether a condition is `have F` or `!have F`.
 func isHave(e lang.Expr) bool {
-	if u, ok := e.(*lang.UnaryExpr); ok && u.Op == "!" {
+	if u, ok := e.(*lang.UnaryExpr); ok && u.Op == sem.OpLogNot {
 		e = u.X
 	}
 	_, ok := e.(*lang.HaveExpr)
@@ -440,24 +441,24 @@ func (c *census) expr(e lang.Expr) {
 		case *lang.BinaryExpr:
 			lt := typeName(e.L.Type())
 			switch {
-			case e.Op == "&&" || e.Op == "||":
-				c.add("bool " + e.Op)
+			case e.Op.IsLogical():
+				c.add("bool " + e.Op.String())
 			case lt == "bool":
-				c.add("bool " + e.Op + " bool")
+				c.add("bool " + e.Op.String() + " bool")
 			case lt != "":
-				c.add("op " + e.Op + " " + lt)
+				c.add("op " + e.Op.String() + " " + lt)
 			}
 			if isLiteralTree(e) && typeName(e.Type()) != "" {
 				c.add("untyped expression as " + typeName(e.Type()))
 			}
 			switch e.Op {
-			case "/", "%":
+			case sem.OpDiv, sem.OpRem:
 				if e.Checked {
 					c.add("division checked")
 				} else {
 					c.add("division proven")
 				}
-			case "<<", ">>", "<<<", ">>>":
+			case sem.OpShl, sem.OpShr, sem.OpRotl, sem.OpRotr:
 				w := e.L.Type().(*lang.WordType)
 				if n, ok := e.R.(*lang.IntLit); ok {
 					if n.Val >= uint64(w.Bits) {
@@ -468,10 +469,10 @@ func (c *census) expr(e lang.Expr) {
 				}
 			}
 		case *lang.UnaryExpr:
-			if e.Op == "!" {
+			if e.Op == sem.OpLogNot {
 				c.add("bool !")
 			} else if w := typeName(e.Type()); w != "" {
-				c.add("unary " + e.Op + " " + w)
+				c.add("unary " + e.Op.String() + " " + w)
 			}
 		case *lang.CastExpr:
 			from, to := typeName(e.X.Type()), typeName(e.Type())
@@ -488,7 +489,7 @@ func (c *census) expr(e lang.Expr) {
 				c.add("index constant")
 			default:
 				c.add("index variable")
-				if b, ok := e.Index.(*lang.BinaryExpr); ok && (b.Op == "&" || b.Op == "%") {
+				if b, ok := e.Index.(*lang.BinaryExpr); ok && (b.Op == sem.OpAnd || b.Op == sem.OpRem) {
 					c.add("index proven by mask")
 				}
 			}
