@@ -38,7 +38,9 @@ type Options struct {
 	// variant per CPU level and answers it per variant.
 	KeepHave bool
 	// DumpAfter names a pass ("lower" for the lowered IR) after which the IR
-	// is written to Dump, or "all" for every pass.
+	// is written to Dump, or "all" for every pass. A pass the pipeline runs
+	// more than once (fold, sroa, ...) is written after its last run, so
+	// that each function is printed once.
 	DumpAfter string
 	Dump      io.Writer
 	// Disable lists optional passes to skip.
@@ -119,7 +121,7 @@ func Compile(p *lang.Program, opts Options) (m *Module, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := opts.after(m, "lower", 1); err != nil {
+	if err := opts.after(m, "lower", 1, true); err != nil {
 		return nil, err
 	}
 	if err := Optimize(m, opts); err != nil {
@@ -141,19 +143,25 @@ func Optimize(m *Module, opts Options) error {
 	opts.runPasses = func(sub *Module, after, before string, verify bool) error {
 		return runBetween(sub, &opts, after, before, verify)
 	}
+	enabled := func(p Pass) bool {
+		return (p.Required || !contains(opts.Disable, p.Name)) && (p.Name != "legalize" || opts.W != 0)
+	}
+	runs := map[string]int{} // how many times each pass runs
+	for _, p := range Passes {
+		if enabled(p) {
+			runs[p.Name]++
+		}
+	}
 	count := map[string]int{}
 	for _, p := range Passes {
-		if !p.Required && contains(opts.Disable, p.Name) {
-			continue
-		}
-		if p.Name == "legalize" && opts.W == 0 {
+		if !enabled(p) {
 			continue
 		}
 		count[p.Name]++
 		if err := p.Run(m, &opts); err != nil {
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
-		if err := opts.after(m, p.Name, count[p.Name]); err != nil {
+		if err := opts.after(m, p.Name, count[p.Name], count[p.Name] == runs[p.Name]); err != nil {
 			return err
 		}
 	}
@@ -186,9 +194,10 @@ func runBetween(sub *Module, o *Options, after, before string, verify bool) erro
 	return nil
 }
 
-// after dumps and verifies m after the nth run of pass name, as asked.
-func (o *Options) after(m *Module, name string, nth int) error {
-	if o.Dump != nil && (o.DumpAfter == "all" || o.DumpAfter == name) {
+// after dumps and verifies m after the nth run of pass name (last: its
+// last run), as asked: dump=all after every run, dump=NAME after the last.
+func (o *Options) after(m *Module, name string, nth int, last bool) error {
+	if o.Dump != nil && (o.DumpAfter == "all" || o.DumpAfter == name && last) {
 		fmt.Fprintf(o.Dump, "# after %s (#%d)\n", name, nth)
 		m.Print(o.Dump)
 	}
