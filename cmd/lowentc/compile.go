@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver/middle"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
@@ -21,6 +22,9 @@ import (
 // cmdCompile compiles one file for a target and writes the artifact.
 func cmdCompile(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, append(targetFlags, "--emit", "-o", "--stats", "--no-card-limits", "--entry")...)
+	if o != nil {
+		o.dumpTo = stderr
+	}
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -69,12 +73,13 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if bo.Emit == "" {
 			bo.Emit = t.Emits[0]
 		}
-		if !slices.Contains(t.Emits, bo.Emit) {
-			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(t.Emits, ", "))
+		if emits := middle.Emits(t); !slices.Contains(emits, bo.Emit) {
+			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(emits, ", "))
 		}
+		s := middle.New(p, t, bo)
 		if check := entryChecks[t.Name]; check != nil {
 			// --entry names an export: a wrong one is a usage error.
-			if err := check(p, bo, stderr); err != nil {
+			if err := check(s.Input().Exports, bo, stderr); err != nil {
 				return usageError(stderr, "%v", err)
 			}
 		}
@@ -83,7 +88,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 			bo.Stats = &stats
 		}
 		warnDroppedTraces(p, t.Name, stderr)
-		data, err := t.Compile(p, bo)
+		data, err := s.Compile(bo)
 		if o.stats {
 			if stats == nil && err == nil {
 				fmt.Fprintf(stderr, "lowentc: warning: --stats prints nothing when compiling for target %s (run and bench print a call's measurements)\n", t.Name)
@@ -172,7 +177,7 @@ func irOptions(o *options) (ir.Options, error) {
 	if err != nil {
 		return ir.Options{}, err
 	}
-	opts := ir.Options{W: o.width, Unroll: ir.DefaultUnroll, DumpAfter: o.dump, Dump: os.Stderr, Features: feats}
+	opts := ir.Options{W: o.width, Unroll: ir.DefaultUnroll, DumpAfter: o.dump, Dump: o.dumpWriter(), Features: feats}
 	if o.target == "vm" {
 		opts.W = 0
 	}
@@ -337,4 +342,4 @@ func outError(path string, err error) error {
 // entryChecks, by target, check before compiling that the export --entry
 // names (or the default) is one the artifact can call; an error is a
 // usage error.
-var entryChecks = map[string]func(p *lang.Program, bo backend.Options, stderr io.Writer) error{}
+var entryChecks = map[string]func(exports []backend.Export, bo backend.Options, stderr io.Writer) error{}
