@@ -59,7 +59,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if o.stats {
 			fmt.Fprintf(stderr, "lowentc: warning: --stats prints nothing when compiling for target %s (run and bench print a call's measurements)\n", o.target)
 		}
-		m, err := ir.Compile(p, opts)
+		m, err := middle.IR(p, opts)
 		if err != nil {
 			return failErr(stderr, err)
 		}

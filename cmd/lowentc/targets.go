@@ -51,7 +51,7 @@ func prepare(o *options, p *lang.Program) (backend.Runner, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := ir.Compile(p, opts)
+		m, err := middle.IR(p, opts)
 		if err != nil {
 			return nil, err
 		}

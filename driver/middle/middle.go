@@ -209,6 +209,10 @@ func (s *Session) Prepare(opts backend.Options) (backend.Runner, error) {
 	return r, err
 }
 
+// IR compiles p with plan o for the targets without a backend (the IR
+// interpreter's): the middle end in one place for every target.
+func IR(p *lang.Program, o ir.Options) (*ir.Module, error) { return ir.Compile(p, o) }
+
 // Emits are the artifact kinds of t: its own and ir.
 func Emits(t *backend.Target) []string {
 	return append(append([]string(nil), t.Emits...), "ir")
