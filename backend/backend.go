@@ -177,16 +177,6 @@ func (in *Input) Use(m *ir.Module) {
 // Used returns the modules Use recorded, in order.
 func (in *Input) Used() []*ir.Module { return in.used }
 
-// Export returns the export called name, or nil.
-func (in *Input) Export(name string) *Export {
-	for i := range in.Exports {
-		if in.Exports[i].Name == name {
-			return &in.Exports[i]
-		}
-	}
-	return nil
-}
-
 var targets = map[string]*Target{}
 
 // Register makes a target available to the command line; each backend
