@@ -1,6 +1,9 @@
-// Package backend defines what every target offers the command line and the
-// tests: a Runner that calls the exports of one compiled program and
-// measures them. Each target lives in its own package below this one.
+// Package backend defines the contract between the driver and every
+// target: the driver runs the middle end and hands a target an Input (the
+// program's IR under the plans the target asks for); the target returns
+// an artifact, or a Runner that calls the exports of the compiled program
+// by name and measures them. Each target lives in its own package below
+// this one; none of them reads the source's syntax tree.
 package backend
 
 import (
@@ -9,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -16,7 +20,7 @@ import (
 type Options struct {
 	HW        string    // amd64: auto, none, aes, or a feature list
 	Emit      string    // artifact kind; "" is the target's default
-	DumpAfter string    // print the IR after this pass ("all" for every pass)
+	DumpAfter string    // print the IR after this pass ("all" for every pass); the driver does it
 	Dump      io.Writer // where dumps go
 	NoInt     bool      // jcvm: no 32-bit int (16-bit limbs)
 	Card      string    // jcvm: card profile for the cost model (jcop4, jcop3, jcop41, jcop31)
@@ -35,14 +39,18 @@ type Options struct {
 	Stats *Stats
 }
 
-// Runner calls the exports of one compiled program on one target.
+// Runner calls the exports of one compiled program on one target. An
+// export is named as in the source (ir.Function.Name); its arguments and
+// results follow its ir.Function.Sig.
 type Runner interface {
-	// Run calls fn with args (mut arguments' Elems are updated in place) and
-	// returns its results and the target's measurements of the call.
-	Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, Stats, error)
-	// Measure returns the cost of one call of fn with args, in the target's
-	// own unit (ns on a host, cycles on a 6502, modeled ms on a card).
-	Measure(fn *lang.FuncDecl, args []lang.Value) (Cost, error)
+	// Run calls export with args (mut arguments' Elems are updated in
+	// place) and returns its results and the target's measurements of the
+	// call.
+	Run(export string, args []lang.Value) ([]lang.Value, Stats, error)
+	// Measure returns the cost of one call of export with args, in the
+	// target's own unit (ns on a host, cycles on a 6502, modeled ms on a
+	// card).
+	Measure(export string, args []lang.Value) (Cost, error)
 	// Close releases what the runner holds (temporary files, processes).
 	Close() error
 }
@@ -77,18 +85,98 @@ func (s Stats) String() string {
 
 // Target is one backend as the command line sees it.
 type Target struct {
-	Name  string
-	Width int      // limb width of the legalized IR it consumes
-	Emits []string // artifact kinds for --emit; the first is the default
-	// Compile produces the artifact of kind opts.Emit (never "" here).
-	Compile func(p *lang.Program, opts Options) ([]byte, error)
-	// Prepare compiles p and returns a runner for its exports.
-	Prepare func(p *lang.Program, opts Options) (Runner, error)
+	Name string
+	// Emits are the artifact kinds for --emit, the default first. The
+	// driver adds "ir" for every target: the module(s) Compile consumed.
+	Emits []string
+	// Compile produces the artifact of kind opts.Emit (never "" or "ir"
+	// here) from the program in.
+	Compile func(in *Input, opts Options) ([]byte, error)
+	// Prepare compiles the program in and returns a runner for its exports.
+	Prepare func(in *Input, opts Options) (Runner, error)
+	// Runtime, when not nil, is Lowent source the target compiles beside
+	// every program (Input.Runtime).
+	Runtime *Source
 	// Validate checks the values of the options this target reads (--hw,
 	// --card, ...) before anything is compiled, so that the command line
 	// can answer a bad value as a usage error. Nil: nothing to check.
 	Validate func(opts Options) error
 }
+
+// Source is a Lowent source file a target carries.
+type Source struct {
+	Name string // the file name its diagnostics use
+	Text []byte
+}
+
+// Input is a checked program as the driver hands it to a backend: its IR
+// under whichever plans (ir.Options) the backend asks for, its exports'
+// signatures, and the figures of its source that backends check limits
+// against. The driver builds it (package driver/middle).
+type Input struct {
+	// Module returns the program compiled with plan o: lowered, run
+	// through the pipeline and verified. The driver compiles each distinct
+	// plan once (o.Dump and o.DumpAfter are its own: -d dump); every call
+	// returns a fresh copy, which the backend may change.
+	Module func(o ir.Options) (*ir.Module, error)
+	// Runtime returns the target's Runtime compiled with plan o, likewise.
+	Runtime func(o ir.Options) (*ir.Module, error)
+	// Exports are the program's exports in source order.
+	Exports []Export
+	// Arrays are every array the source declares, in source order.
+	Arrays []ArrayDecl
+	// Chains are, for each export in source order, the local arrays of its
+	// deepest chain of calls (frames of a caller and its callees are live
+	// together).
+	Chains []ArrayChain
+
+	used []*ir.Module
+}
+
+// Export is one exported function: its name and source-level signature
+// (as ir.Function.Sig).
+type Export struct {
+	Name string
+	Pos  lang.Pos
+	Sig  ir.Signature
+	// Nested says, per parameter, whether it is an array or slice of
+	// arrays (Sig flattens them: its Type is the innermost element's).
+	Nested []bool
+}
+
+// ArrayDecl is one array the source declares.
+type ArrayDecl struct {
+	Pos  lang.Pos
+	What string // "constant", "result of", "parameter" or "local array"
+	Name string // the array's name (the function's, for a result)
+	Elem ir.Type
+	Len  int64 // elements, nested arrays flattened
+}
+
+// ArrayChain is the local arrays one call of an export keeps live: its
+// own and those of the deepest chain of calls below it.
+type ArrayChain struct {
+	Export string
+	Bytes  int64    // their bytes, 1, 2, 4 or 8 per element (u8 and bool, u16, u32, u64)
+	Pos    lang.Pos // the largest one's declaration
+	// Where says where the bytes are, for a message: "the largest a of
+	// f, 40,000 bytes, on the calls f -> g".
+	Where string
+}
+
+// Use records that the artifact is generated from m, a module Module
+// returned: the driver prints the dumps and --emit ir of the plans used.
+func (in *Input) Use(m *ir.Module) {
+	for _, u := range in.used {
+		if u == m {
+			return
+		}
+	}
+	in.used = append(in.used, m)
+}
+
+// Used returns the modules Use recorded, in order.
+func (in *Input) Used() []*ir.Module { return in.used }
 
 var targets = map[string]*Target{}
 

@@ -38,7 +38,9 @@ type Options struct {
 	// variant per CPU level and answers it per variant.
 	KeepHave bool
 	// DumpAfter names a pass ("lower" for the lowered IR) after which the IR
-	// is written to Dump, or "all" for every pass.
+	// is written to Dump, or "all" for every pass. A pass the pipeline runs
+	// more than once (fold, sroa, ...) is written after its last run, so
+	// that each function is printed once.
 	DumpAfter string
 	Dump      io.Writer
 	// Disable lists optional passes to skip.
@@ -121,19 +123,25 @@ func Optimize(m *Module, opts Options) error {
 	opts.runPasses = func(sub *Module, after, before string, verify bool) error {
 		return runBetween(sub, &opts, after, before, verify)
 	}
+	enabled := func(p Pass) bool {
+		return (p.Required || !contains(opts.Disable, p.Name)) && (p.Name != "legalize" || opts.W != 0)
+	}
+	runs := map[string]int{} // how many times each pass runs
+	for _, p := range Passes {
+		if enabled(p) {
+			runs[p.Name]++
+		}
+	}
 	count := map[string]int{}
 	for _, p := range Passes {
-		if !p.Required && contains(opts.Disable, p.Name) {
-			continue
-		}
-		if p.Name == "legalize" && opts.W == 0 {
+		if !enabled(p) {
 			continue
 		}
 		count[p.Name]++
 		if err := p.Run(m, &opts); err != nil {
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
-		if err := opts.AfterPass(m, p.Name, count[p.Name]); err != nil {
+		if err := opts.AfterPass(m, p.Name, count[p.Name], count[p.Name] == runs[p.Name]); err != nil {
 			return err
 		}
 	}
@@ -166,10 +174,11 @@ func runBetween(sub *Module, o *Options, after, before string, verify bool) erro
 	return nil
 }
 
-// AfterPass dumps and verifies m after the nth run of pass name, as o
-// asks: Optimize calls it after each pass, and the lowering after "lower".
-func (o *Options) AfterPass(m *Module, name string, nth int) error {
-	if o.Dump != nil && (o.DumpAfter == "all" || o.DumpAfter == name) {
+// AfterPass dumps and verifies m after the nth run of pass name (last:
+// its last run), as o asks: dump=all after every run, dump=NAME after
+// the last. Optimize calls it after each pass, the lowering after "lower".
+func (o *Options) AfterPass(m *Module, name string, nth int, last bool) error {
+	if o.Dump != nil && (o.DumpAfter == "all" || o.DumpAfter == name && last) {
 		fmt.Fprintf(o.Dump, "# after %s (#%d)\n", name, nth)
 		m.Print(o.Dump)
 	}

@@ -47,7 +47,7 @@ func buildLib(t *testing.T, mod string) string {
 		t.Fatal(err)
 	}
 	for _, a := range []struct{ emit, file string }{{"lib", "lib" + mod + ".a"}, {"h", mod + ".h"}} {
-		data, err := Compile(p, backend.Options{HW: "auto", Emit: a.emit})
+		data, err := Compile(input(p), backend.Options{HW: "auto", Emit: a.emit})
 		if err != nil {
 			t.Fatal(err)
 		}

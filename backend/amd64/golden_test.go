@@ -27,7 +27,7 @@ func runnerFor(t testing.TB, p *lang.Program, hw string) *Runner {
 	if r := runners.m[p][hw]; r != nil {
 		return r
 	}
-	r, err := Prepare(p, backend.Options{HW: hw})
+	r, err := Prepare(input(p), backend.Options{HW: hw})
 	if err != nil {
 		t.Fatalf("compiling %s with --hw %s: %v", p.Root.Module, hw, err)
 	}
@@ -37,7 +37,7 @@ func runnerFor(t testing.TB, p *lang.Program, hw string) *Runner {
 
 func nativeRunner(t *testing.T, hw string) golden.Runner {
 	return func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-		res, _, err := runnerFor(t, p, hw).Run(fn, args)
+		res, _, err := runnerFor(t, p, hw).Run(fn.Name, args)
 		return res, err
 	}
 }

@@ -38,7 +38,7 @@ func TestHaveSHAVariant(t *testing.T) {
 	fn := p.Exports()[0]
 	args := []lang.Value{{Word: 100}}
 	for _, lvl := range []int{levelBase, levelAES, levelAVX512, levelAES | levelSHA, levelAVX512 | levelSHA} {
-		r, err := Prepare(p, backend.Options{HW: "auto"})
+		r, err := Prepare(input(p), backend.Options{HW: "auto"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestHaveSHAVariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, _, err := r.Run(fn, args)
+		res, _, err := r.Run(fn.Name, args)
 		if err != nil {
 			t.Fatal(err)
 		}

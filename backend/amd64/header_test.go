@@ -22,7 +22,7 @@ func TestHeaderArraySizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := Compile(p, backend.Options{HW: "auto", Emit: "h"})
+	h, err := Compile(input(p), backend.Options{HW: "auto", Emit: "h"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestNullPointersAndForceLevelC(t *testing.T) {
 		t.Fatal(ds)
 	}
 	for _, a := range []struct{ emit, file string }{{"lib", "libnul.a"}, {"h", "nul.h"}} {
-		data, err := Compile(p, backend.Options{HW: "auto", Emit: a.emit})
+		data, err := Compile(input(p), backend.Options{HW: "auto", Emit: a.emit})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ func disassemble(t *testing.T, mod, hw string, flags ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := compile(p, backend.Options{HW: hw})
+	c, err := compile(input(p), backend.Options{HW: hw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestFeatureAttributes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ll, err := Compile(p, backend.Options{HW: c.hw, Emit: "ll"})
+		ll, err := Compile(input(p), backend.Options{HW: c.hw, Emit: "ll"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +176,7 @@ func autoLevels(t *testing.T, mod string, levels []int) {
 		t.Fatalf("no %s cases", mod)
 	}
 	for _, lvl := range levels {
-		r, err := Prepare(p, backend.Options{HW: "auto"})
+		r, err := Prepare(input(p), backend.Options{HW: "auto"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func autoLevels(t *testing.T, mod string, levels []int) {
 		var ps golden.Programs
 		for _, c := range cases {
 			err := golden.RunCase(&ps, func(_ *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-				res, _, err := r.Run(fn, args)
+				res, _, err := r.Run(fn.Name, args)
 				return res, err
 			}, c)
 			if err != nil {

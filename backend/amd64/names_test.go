@@ -28,7 +28,7 @@ export fn f(msg: []u8, msg_len: u32, ret: u8) -> u32 effects none {
 	if len(ds) > 0 {
 		t.Fatal(ds)
 	}
-	h, err := Compile(p, backend.Options{Emit: "h"})
+	h, err := Compile(input(p), backend.Options{Emit: "h"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ export fn f(msg: []u8, msg_len: u32, ret: u8) -> u32 effects none {
 			t.Errorf("header lacks %q:\n%s", want, h)
 		}
 	}
-	r, err := Prepare(p, backend.Options{})
+	r, err := Prepare(input(p), backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ export fn f(msg: []u8, msg_len: u32, ret: u8) -> u32 effects none {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _, err := r.Run(fn, b)
+		got, _, err := r.Run(fn.Name, b)
 		if err != nil {
 			t.Fatalf("%s: %v", fn.Name, err)
 		}

@@ -178,7 +178,7 @@ func TestInPlaceLoopsC(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, a := range []struct{ emit, file string }{{"lib", "libinpl.a"}, {"h", "inpl.h"}} {
-		data, err := Compile(p, backend.Options{Emit: a.emit})
+		data, err := Compile(input(p), backend.Options{Emit: a.emit})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,16 +7,16 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
-	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/lang"
 )
 
 // TestPrimitives runs backend/testdata/prims.lw (mulw, parallel
 // assignment) natively and compares every export with the VM.
 func TestPrimitives(t *testing.T) {
-	msg, refused := randprog.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
+	msg, refused := backendcheck.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
 		tg, _ := backend.Lookup("amd64")
-		return tg.Prepare(p, backend.Options{})
+		return tg.Prepare(input(p), backend.Options{})
 	})
 	if refused != nil {
 		t.Fatal(refused)
@@ -33,7 +33,7 @@ func TestMulWInstruction(t *testing.T) {
 	if len(ds) > 0 {
 		t.Fatal(ds)
 	}
-	asm, err := Compile(p, backend.Options{Emit: "asm"})
+	asm, err := Compile(input(p), backend.Options{Emit: "asm"})
 	if err != nil {
 		t.Fatal(err)
 	}

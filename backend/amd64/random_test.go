@@ -11,6 +11,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 )
@@ -139,11 +140,11 @@ func isInternal(err error) bool {
 // randPrepare compiles p under --hw hw; under auto the runner is forced to
 // one of the dispatcher's levels, chosen by seed.
 func randPrepare(p *lang.Program, hw string, seed uint64) (randprog.Target, error) {
-	r, err := Prepare(p, backend.Options{HW: hw})
+	r, err := Prepare(input(p), backend.Options{HW: hw})
 	if err != nil {
 		return nil, err
 	}
-	t := &randTarget{Target: randprog.FromRunner(r)}
+	t := &randTarget{Target: backendcheck.FromRunner(r)}
 	switch hw {
 	case "aes":
 		t.feats = lang.FeatureSet(lang.FeatAES) | lang.FeatureSet(lang.FeatPCLMUL)

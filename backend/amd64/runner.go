@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"github.com/lowent/lowentc/backend"
@@ -41,18 +40,11 @@ type cacheEntry struct {
 	err  error
 }
 
-func cacheKey(p *lang.Program, hw string) string {
+// cacheKey identifies a build: the module's IR and the --hw setting.
+func cacheKey(m *ir.Module, hw string) string {
 	h := sha256.New()
-	names := make([]string, 0, len(p.Sources))
-	for n := range p.Sources {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	fmt.Fprintf(h, "%s\x00%s\x00", p.Root.Module, hw)
-	for _, n := range names {
-		fmt.Fprintf(h, "%s\x00%d\x00", n, len(p.Sources[n]))
-		h.Write(p.Sources[n])
-	}
+	fmt.Fprintf(h, "%s\x00%s\x00", m.Name, hw)
+	m.Print(h)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -67,13 +59,21 @@ func removeCache() {
 	}
 }
 
-// compile builds (or finds in the cache) the driver for p under opts.HW.
-func compile(p *lang.Program, opts backend.Options) (*compiled, error) {
+// compile builds (or finds in the cache) the driver for the program in
+// under opts.HW.
+func compile(in *backend.Input, opts backend.Options) (*compiled, error) {
 	hw := opts.HW
 	if hw == "" {
 		hw = "none"
 	}
-	key := cacheKey(p, hw)
+	if _, err := parseHW(opts.HW); err != nil {
+		return nil, err
+	}
+	m, err := module(in)
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey(m, hw)
 	cacheMu.Lock()
 	e, ok := cache[key]
 	if !ok {
@@ -97,13 +97,13 @@ func compile(p *lang.Program, opts backend.Options) (*compiled, error) {
 			e.err = err
 			return
 		}
-		e.c, e.err = buildDriver(p, opts, dir)
+		e.c, e.err = buildDriver(m, opts, dir)
 	})
 	return e.c, e.err
 }
 
-func buildDriver(p *lang.Program, opts backend.Options, dir string) (*compiled, error) {
-	b, err := translate(p, opts)
+func buildDriver(m *ir.Module, opts backend.Options, dir string) (*compiled, error) {
+	b, err := translate(m, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -137,9 +137,10 @@ type Runner struct {
 	errb bytes.Buffer
 }
 
-// Prepare compiles p (or reuses the cached build) and starts its driver.
-func Prepare(p *lang.Program, opts backend.Options) (*Runner, error) {
-	c, err := compile(p, opts)
+// Prepare compiles the program in (or reuses the cached build) and starts
+// its driver.
+func Prepare(in *backend.Input, opts backend.Options) (*Runner, error) {
+	c, err := compile(in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -187,8 +188,8 @@ func (r *Runner) Close() error {
 	return nil
 }
 
-// Run calls fn once.
-func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+// Run calls export fn once.
+func (r *Runner) Run(fn string, args []lang.Value) ([]lang.Value, backend.Stats, error) {
 	res, ns, err := r.call(fn, args, 0, 0)
 	if err != nil {
 		return nil, nil, err
@@ -199,12 +200,12 @@ func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backen
 
 // Measure times fn: the driver doubles the calls until a round lasts
 // 200 ms and reports the best of three rounds' ns per call.
-func (r *Runner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
+func (r *Runner) Measure(fn string, args []lang.Value) (backend.Cost, error) {
 	return r.MeasureFor(fn, args, 200e6)
 }
 
 // MeasureFor is Measure with rounds of at least minNS nanoseconds.
-func (r *Runner) MeasureFor(fn *lang.FuncDecl, args []lang.Value, minNS uint64) (backend.Cost, error) {
+func (r *Runner) MeasureFor(fn string, args []lang.Value, minNS uint64) (backend.Cost, error) {
 	_, ns, err := r.call(fn, args, 1, minNS)
 	if err != nil {
 		return backend.Cost{}, err
@@ -212,17 +213,17 @@ func (r *Runner) MeasureFor(fn *lang.FuncDecl, args []lang.Value, minNS uint64) 
 	return backend.Cost{Value: ns, Unit: "ns", Seconds: ns / 1e9}, nil
 }
 
-func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value, mode uint32, minNS uint64) ([]lang.Value, float64, error) {
+func (r *Runner) call(fn string, args []lang.Value, mode uint32, minNS uint64) ([]lang.Value, float64, error) {
 	m := r.c.b.m
 	idx := -1
 	var f *ir.Function
 	for i, e := range exports(m) {
-		if e.Name == fn.Name {
+		if e.Name == fn {
 			idx, f = i, e
 		}
 	}
 	if f == nil {
-		return nil, 0, fmt.Errorf("amd64: no export %s in module %s", fn.Name, m.Name)
+		return nil, 0, fmt.Errorf("amd64: no export %s in module %s", fn, m.Name)
 	}
 	if len(args) != len(f.Sig.Params) {
 		return nil, 0, fmt.Errorf("%s takes %d arguments, got %d", f.Name, len(f.Sig.Params), len(args))
@@ -297,7 +298,7 @@ func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value, mode uint32, minNS u
 		results = append(results, lang.Value{Word: w})
 	}
 	if status != StatusOK {
-		return nil, 0, r.statusError(fn, int(status))
+		return nil, 0, r.statusError(f, int(status))
 	}
 	return results, math.Float64frombits(nsBits), nil
 }
@@ -360,9 +361,12 @@ func (r *Runner) crashed(err error) error {
 
 // statusError turns a non-zero status of fn's kernel into the error the
 // VM would give.
-func (r *Runner) statusError(fn *lang.FuncDecl, code int) error {
+func (r *Runner) statusError(fn *ir.Function, code int) error {
 	if code < 0 {
-		return lang.RequiresFault(fn, -1-code)
+		if c := entryCheck(fn.Body, -1-code); c != nil {
+			return c.Err()
+		}
+		return fmt.Errorf("amd64: %s returned the status of requires clause %d, which it does not check", fn.Name, -1-code)
 	}
 	if code == StatusFault {
 		return fmt.Errorf("%s: a slice argument is longer than 2^32-1 elements", fn.Name)
@@ -371,4 +375,20 @@ func (r *Runner) statusError(fn *lang.FuncDecl, code int) error {
 		return c.Err()
 	}
 	return fmt.Errorf("amd64: %s returned unknown status %d", fn.Name, code)
+}
+
+// entryCheck returns the check of the export's requires clause k in b, or
+// nil.
+func entryCheck(b *ir.Block, k int) *ir.CheckInfo {
+	for _, in := range b.Instrs {
+		if c := in.Check; c != nil && c.Kind == ir.CheckEntry && c.Clause == k {
+			return c
+		}
+		for _, blk := range in.Blocks {
+			if c := entryCheck(blk, k); c != nil {
+				return c
+			}
+		}
+	}
+	return nil
 }

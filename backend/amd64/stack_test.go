@@ -34,7 +34,7 @@ export fn f(x: u8) -> u8 effects none {
 	if len(ds) > 0 {
 		t.Fatal(ds)
 	}
-	r, err := Prepare(p, backend.Options{})
+	r, err := Prepare(input(p), backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ export fn f(x: u8) -> u8 effects none {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := r.Run(fn, args)
+	got, _, err := r.Run(fn.Name, args)
 	if err != nil {
 		t.Fatalf("1 MiB of arrays: %v", err)
 	}
@@ -70,7 +70,7 @@ export fn f(x: u8) -> u8 effects none {
 	if len(ds) > 0 {
 		t.Fatal(ds)
 	}
-	_, err = Compile(p, backend.Options{Emit: "ll"})
+	_, err = Compile(input(p), backend.Options{Emit: "ll"})
 	const msg = "over.lw:9:5: amd64: a call of f keeps 1,048,577 bytes of local arrays on the stack (the largest a of f, 983,040 bytes, on the calls f -> g); the limit is 1,048,576 (1 MiB)"
 	if err == nil || err.Error() != msg {
 		t.Errorf("1 MiB + 1 of arrays: error %v\nwant %s", err, msg)
@@ -86,24 +86,24 @@ export fn f(x: u8) -> u8 effects none { return x + 1 }
 	if len(ds) > 0 {
 		t.Fatal(ds)
 	}
-	r, err := Prepare(p, backend.Options{})
+	r, err := Prepare(input(p), backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	fn := p.Export("f")
-	if _, _, err := r.Run(fn, []lang.Value{{Word: 1}}); err != nil {
+	if _, _, err := r.Run(fn.Name, []lang.Value{{Word: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.cmd.Process.Signal(syscall.SIGSEGV); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = r.Run(fn, []lang.Value{{Word: 1}})
+	_, _, err = r.Run(fn.Name, []lang.Value{{Word: 1}})
 	if err == nil || !strings.Contains(err.Error(), "amd64: the driver died (signal: segmentation fault) during the call") {
 		t.Errorf("error %v, want the driver's death by SIGSEGV", err)
 	}
 	// The next call starts a new driver.
-	if got, _, err := r.Run(fn, []lang.Value{{Word: 1}}); err != nil || got[0].Word != 2 {
+	if got, _, err := r.Run(fn.Name, []lang.Value{{Word: 1}}); err != nil || got[0].Word != 2 {
 		t.Errorf("after the crash: %v, %v", got, err)
 	}
 }

@@ -14,20 +14,18 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/lower"
 )
 
-// Emits are the artifact kinds, the default first.
-var Emits = []string{"ll", "asm", "obj", "lib", "h", "ir"}
+// Emits are the artifact kinds, the default first (the driver adds ir).
+var Emits = []string{"ll", "asm", "obj", "lib", "h"}
 
 func init() {
 	backend.Register(&backend.Target{
 		Name:    "amd64",
-		Width:   64,
 		Emits:   Emits,
 		Compile: Compile,
-		Prepare: func(p *lang.Program, opts backend.Options) (backend.Runner, error) {
-			return Prepare(p, opts)
+		Prepare: func(in *backend.Input, opts backend.Options) (backend.Runner, error) {
+			return Prepare(in, opts)
 		},
 		Validate: func(opts backend.Options) error {
 			_, err := parseHW(opts.HW)
@@ -44,16 +42,26 @@ type build struct {
 	ll    string
 }
 
-// translate runs the IR pipeline and the emitter.
-func translate(p *lang.Program, opts backend.Options) (*build, error) {
-	hw, err := parseHW(opts.HW)
+// plan is the IR the backend compiles: legalized at W=64, fully unrolled
+// and inlined, with `have` kept for the CPU-level variants.
+var plan = ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true}
+
+// module checks the program's stack needs and returns its module.
+func module(in *backend.Input) (*ir.Module, error) {
+	if err := checkStack(in); err != nil {
+		return nil, err
+	}
+	m, err := in.Module(plan)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkStack(p); err != nil {
-		return nil, err
-	}
-	m, err := lower.Compile(p, ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
+	in.Use(m)
+	return m, nil
+}
+
+// translate runs the emitter on m.
+func translate(m *ir.Module, opts backend.Options) (*build, error) {
+	hw, err := parseHW(opts.HW)
 	if err != nil {
 		return nil, err
 	}
@@ -80,17 +88,22 @@ func buildModuleSafe(m *ir.Module, hw hwConfig, traps *trapTable) (ll string, er
 	return mod.String(), nil
 }
 
-// Compile produces the artifact opts.Emit of p.
-func Compile(p *lang.Program, opts backend.Options) ([]byte, error) {
-	b, err := translate(p, opts)
+// Compile produces the artifact opts.Emit of the program in.
+func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
+	if _, err := parseHW(opts.HW); err != nil {
+		return nil, err
+	}
+	m, err := module(in)
+	if err != nil {
+		return nil, err
+	}
+	b, err := translate(m, opts)
 	if err != nil {
 		return nil, err
 	}
 	switch opts.Emit {
 	case "", "ll":
 		return []byte(b.ll), nil
-	case "ir":
-		return []byte(b.m.String()), nil
 	case "h":
 		return []byte(header(b.m, b.traps, b.hw)), nil
 	}
@@ -118,7 +131,7 @@ func (b *build) native(dir, kind string) (string, error) {
 		}
 		return archive(dir, b.m.Name, obj)
 	}
-	return "", fmt.Errorf("amd64: cannot emit %q (kinds: ll, asm, obj, lib, h, ir)", kind)
+	return "", fmt.Errorf("amd64: cannot emit %q (kinds: ll, asm, obj, lib, h)", kind)
 }
 
 // maxStackArrays is the most bytes of local arrays a call of an export may
@@ -130,12 +143,11 @@ const maxStackArrays = 1 << 20
 
 // checkStack refuses a program one of whose exports would need more than
 // maxStackArrays bytes of stack for its arrays, at the largest of them.
-func checkStack(p *lang.Program) error {
-	for _, f := range p.Exports() {
-		c := lang.LocalArrayChain(f, lang.ArrayBytes)
+func checkStack(in *backend.Input) error {
+	for _, c := range in.Chains {
 		if c.Bytes > maxStackArrays {
-			return &lang.Diag{Pos: c.Largest.Sym.Pos, Msg: fmt.Sprintf("amd64: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
-				f.Name, lang.Thousands(c.Bytes), c.Describe("bytes"), lang.Thousands(maxStackArrays))}
+			return &lang.Diag{Pos: c.Pos, Msg: fmt.Sprintf("amd64: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
+				c.Export, lang.Thousands(c.Bytes), c.Where, lang.Thousands(maxStackArrays))}
 		}
 	}
 	return nil

@@ -49,7 +49,7 @@ func TestVecStoreOrder(t *testing.T) {
 		t.Fatal(ds.Render(lang.Sources{"vorder.lw": []byte(vecOrderSrc)}))
 	}
 	for _, hw := range []string{"none", "aes", "auto"} {
-		r, err := Prepare(p, backend.Options{HW: hw})
+		r, err := Prepare(input(p), backend.Options{HW: hw})
 		if err != nil {
 			t.Fatalf("--hw %s: %v", hw, err)
 		}
@@ -61,7 +61,7 @@ func TestVecStoreOrder(t *testing.T) {
 					return res, err
 				}))
 				got := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
-					res, _, err := r.Run(fn, a)
+					res, _, err := r.Run(fn.Name, a)
 					return res, err
 				}))
 				if got != want {

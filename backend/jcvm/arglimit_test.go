@@ -46,18 +46,18 @@ func TestArgLengthLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, noInt := range []bool{false, true} {
-		rs, err := prepare(sha, backend.Options{NoInt: noInt})
+		rs, err := prepare(input(sha), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ra, err := prepare(aesp, backend.Options{NoInt: noInt})
+		ra, err := prepare(input(aesp), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range []int{limit, limit + 1, 65536, 65537} {
 			msg := randBytes(r, n)
 			args := []lang.Value{golden.Bytes(msg), golden.Bytes(make([]byte, 32))}
-			_, _, err := rs.Run(sha.Export("sha256"), args)
+			_, _, err := rs.Run("sha256", args)
 			refusal := fmt.Sprintf("jcvm: msg has %s bytes; a Java Card array holds at most 32,767 bytes", lang.Thousands(int64(n)))
 			switch {
 			case n <= limit && err != nil:
@@ -72,7 +72,7 @@ func TestArgLengthLimit(t *testing.T) {
 
 			key, iv := randBytes(r, 16), randBytes(r, 16)
 			args = []lang.Value{golden.Bytes(key), golden.Bytes(iv), golden.Bytes(msg), golden.Bytes(make([]byte, n))}
-			_, _, err = ra.Run(aesp.Export("aes128_ctr"), args)
+			_, _, err = ra.Run("aes128_ctr", args)
 			refusal = fmt.Sprintf("jcvm: src has %s bytes", lang.Thousands(int64(n)))
 			switch {
 			case n <= limit && err != nil:

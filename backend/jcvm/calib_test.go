@@ -38,7 +38,7 @@ func slopes(t *testing.T, mod, export string, block int, opts backend.Options, m
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := prepare(p, opts)
+	r, err := prepare(input(p), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func slopes(t *testing.T, mod, export string, block int, opts backend.Options, m
 	var ys [][]float64
 	for _, n := range []int{1, 2, 4, 8, 16, 32} {
 		args := benchArgs(fn, n*block, rng)
-		_, counts, err := run.call(fn, args)
+		_, counts, err := run.call(fn.Name, args)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,12 +325,12 @@ func TestStoragePairs(t *testing.T) {
 	fn := p.Export("blake2b")
 	var outs [2]string
 	for i, opts := range []backend.Options{{}, {Storage: "pairs"}} {
-		r, err := prepare(p, opts)
+		r, err := prepare(input(p), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		args := benchArgs(fn, 300, rand.New(rand.NewSource(2)))
-		res, counts, err := r.(*Runner).call(fn, args)
+		res, counts, err := r.(*Runner).call(fn.Name, args)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,7 +21,7 @@ func TestCardStats(t *testing.T) {
 	}
 	for _, noInt := range []bool{false, true} {
 		var st backend.Stats
-		if _, err := compileArtifact(p, backend.Options{NoInt: noInt, Emit: "jca", Stats: &st}); err != nil {
+		if _, err := compileArtifact(input(p), backend.Options{NoInt: noInt, Emit: "jca", Stats: &st}); err != nil {
 			t.Fatal(err)
 		}
 		want := "card=jcop4\nmethod_bytes=8\nstack_bytes=6\ntransient_bytes=2\npersistent_bytes=8\nclasses=1\nmethods=2\nint=false\nfits=true\n"
@@ -86,7 +86,7 @@ func TestCardLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st backend.Stats
-	_, err = compileArtifact(sha, backend.Options{NoInt: true, Emit: "jca", Stats: &st})
+	_, err = compileArtifact(input(sha), backend.Options{NoInt: true, Emit: "jca", Stats: &st})
 	var cle *CardLimitError
 	if !errors.As(err, &cle) {
 		t.Fatalf("sha256 --no-int: %v; want a card limit error", err)
@@ -103,19 +103,19 @@ func TestCardLimits(t *testing.T) {
 	if !strings.Contains(st.String(), "fits=false\n") || !strings.Contains(st.String(), "method_bytes=") {
 		t.Errorf("stats of the refused module: %s", st)
 	}
-	if _, err := compileArtifact(sha, backend.Options{NoInt: true, Emit: "jca", NoCardLimits: true}); err != nil {
+	if _, err := compileArtifact(input(sha), backend.Options{NoInt: true, Emit: "jca", NoCardLimits: true}); err != nil {
 		t.Errorf("--no-card-limits: %v", err)
 	}
-	if _, err := prepare(sha, backend.Options{NoInt: true}); err != nil {
+	if _, err := prepare(input(sha), backend.Options{NoInt: true}); err != nil {
 		t.Errorf("the simulator refuses: %v", err)
 	}
-	if _, err := compileArtifact(sha, backend.Options{Emit: "java"}); err != nil {
+	if _, err := compileArtifact(input(sha), backend.Options{Emit: "java"}); err != nil {
 		t.Errorf("sha256 with int fits jcop4: %v", err)
 	}
 
 	// Each limit by itself, on sha256 with int (37,862 bytes, a stack of
 	// 894, 130 of RAM, 6 methods).
-	cls, _, err := compileClass(sha, backend.Options{})
+	cls, err := compileClass(input(sha), backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,14 +64,13 @@ func TestChaChaPolyOpcodeCountsFixed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, err := prepare(p, backend.Options{NoInt: noInt})
+			run, err := prepare(input(p), backend.Options{NoInt: noInt})
 			if err != nil {
 				t.Fatal(err)
 			}
-			fn := p.Export(c.export)
 			var first [256]int64
 			for i := 0; i < 4; i++ {
-				_, counts, err := run.(*Runner).call(fn, c.args(i))
+				_, counts, err := run.(*Runner).call(c.export, c.args(i))
 				if err != nil {
 					t.Fatal(err)
 				}

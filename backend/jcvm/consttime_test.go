@@ -21,7 +21,7 @@ func TestAESRoundsTableFree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+		cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestAESOpcodeCountsFixed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, err := prepare(p, backend.Options{NoInt: noInt})
+		run, err := prepare(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestAESOpcodeCountsFixed(t *testing.T) {
 		var first [256]int64
 		for i := 0; i < 4; i++ {
 			args := []lang.Value{golden.Bytes(randBytes(r, 16)), golden.Bytes(randBytes(r, 16)), golden.Bytes(make([]byte, 16))}
-			_, counts, err := run.(*Runner).call(fn, args)
+			_, counts, err := run.(*Runner).call(fn.Name, args)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,14 +118,14 @@ func TestGHASHGCMOpcodeCountsFixed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, err := prepare(p, backend.Options{NoInt: noInt})
+			run, err := prepare(input(p), backend.Options{NoInt: noInt})
 			if err != nil {
 				t.Fatal(err)
 			}
 			fn := p.Export(c.export)
 			var first [256]int64
 			for i := 0; i < 4; i++ {
-				_, counts, err := run.(*Runner).call(fn, c.args())
+				_, counts, err := run.(*Runner).call(fn.Name, c.args())
 				if err != nil {
 					t.Fatal(err)
 				}

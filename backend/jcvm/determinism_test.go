@@ -23,7 +23,7 @@ func TestDeterministic(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+				cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 				if err != nil {
 					t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
 				}

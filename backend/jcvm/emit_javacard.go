@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/lang"
 )
 
 // The converter route (--emit javacard -o DIR): a source tree a Java Card
@@ -112,16 +111,16 @@ func jcaArtifact(cls *Class, opts backend.Options) ([]byte, error) {
 	return []byte(printJCA(cls, javaPackage, aids.Package)), nil
 }
 
-// JavaCardTree compiles p to the tree of --emit javacard: file contents by
+// JavaCardTree compiles in to the tree of --emit javacard: file contents by
 // path relative to the tree's root (slash-separated). Like every jcvm
 // artifact it is refused when the module does not fit opts.Card (unless
 // opts.NoCardLimits); opts.Stats receives the figures.
-func JavaCardTree(p *lang.Program, opts backend.Options) (map[string][]byte, error) {
+func JavaCardTree(in *backend.Input, opts backend.Options) (map[string][]byte, error) {
 	card, err := cardOf(opts.Card)
 	if err != nil {
 		return nil, err
 	}
-	cls, _, err := compileClass(p, opts)
+	cls, err := compileClass(in, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func TestInPlaceLoops(t *testing.T) {
 		t.Fatal(ds)
 	}
 	for _, noInt := range []bool{false, true} {
-		cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+		cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}

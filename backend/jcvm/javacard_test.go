@@ -37,11 +37,11 @@ func TestJavaCardTreeCompiles(t *testing.T) {
 				// Some modules exceed jcop4's limits: the tree is still
 				// Java a JVM compiles.
 				opts := backend.Options{NoInt: noInt, NoCardLimits: true}
-				tree, err := JavaCardTree(p, opts)
+				tree, err := JavaCardTree(input(p), opts)
 				if err != nil {
 					t.Fatalf("%s: %v", mod, err)
 				}
-				cls, _, err := compileClass(p, opts)
+				cls, err := compileClass(input(p), opts)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -20,7 +20,7 @@ import (
 // name (and descriptor) with the compiled class's, whose IR functions give
 // the argument codec.
 func jcaLoad(p *lang.Program, opts backend.Options, edit func(string) string) (*Class, string, error) {
-	cls, _, err := compileClass(p, opts)
+	cls, err := compileClass(input(p), opts)
 	if err != nil {
 		return nil, "", err
 	}
@@ -224,7 +224,7 @@ func TestJCAReadsStdlib(t *testing.T) {
 				t.Errorf("%s noInt=%v: %v", mod, noInt, err)
 				continue
 			}
-			cls, _, err := compileClass(p, opts)
+			cls, err := compileClass(input(p), opts)
 			if err != nil {
 				t.Fatal(err)
 			}

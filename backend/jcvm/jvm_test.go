@@ -90,7 +90,7 @@ func jvmCompile(noInt bool) (string, map[string]*Class, string) {
 		if err != nil {
 			return "", nil, err.Error()
 		}
-		cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+		cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
 			return "", nil, fmt.Sprintf("%s: %v", mod, err)
 		}
@@ -323,7 +323,7 @@ func TestNoIntHasNoIntOps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cls, _, err := compileClass(p, backend.Options{NoInt: true})
+		cls, err := compileClass(input(p), backend.Options{NoInt: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ func TestLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 			if err != nil {
 				t.Errorf("%s noInt=%v: %v", mod, noInt, err)
 				continue

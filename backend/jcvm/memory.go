@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -23,22 +24,22 @@ const maxTransient = 4096
 // cellsOf is how many Java array elements one word of type t takes: a byte
 // for u8 and bool, else shorts (u32 two, u64 four), or one int for a u32 in
 // an int[] (intArr).
-func cellsOf(t lang.Type, intArr bool) int64 {
+func cellsOf(t ir.Type, intArr bool) int64 {
 	switch {
 	case intArr:
 		return 1
-	case t == lang.U32:
+	case t == ir.U32:
 		return 2
-	case t == lang.U64:
+	case t == ir.U64:
 		return 4
 	}
 	return 1
 }
 
 // javaBytes is the bytes of one cell for words of type t.
-func javaBytes(t lang.Type, intArr bool) int64 {
+func javaBytes(t ir.Type, intArr bool) int64 {
 	switch {
-	case t == lang.U8 || t == lang.Bool:
+	case t == ir.U8 || t == ir.Bool:
 		return 1
 	case intArr:
 		return 4
@@ -46,55 +47,24 @@ func javaBytes(t lang.Type, intArr bool) int64 {
 	return 2
 }
 
-// checkArrays refuses, at its declaration, an array of p that no Java Card
-// array can hold, and a local array larger than the class's transient
-// RAM. The class as compiled is checked again by checkTransient.
-func checkArrays(p *lang.Program, opts backend.Options) error {
+// checkArrays refuses, at its declaration, an array of the program that no
+// Java Card array can hold, and a local array larger than the class's
+// transient RAM. The class as compiled is checked again by checkTransient.
+func checkArrays(in *backend.Input, opts backend.Options) error {
 	intArrs := opts.Storage == "arrays" && width(opts) == 32
-	check := func(pos lang.Pos, what, name string, t lang.Type, local bool) error {
-		a, ok := t.(*lang.ArrayType)
-		if !ok {
-			return nil
-		}
-		leaf := lang.LeafType(a)
-		intArr := local && intArrs && leaf == lang.U32
-		n := int64(lang.FlatLen(a))
-		cells := n * cellsOf(leaf, intArr)
-		kind := map[int64]string{1: "bytes", 2: "shorts", 4: "ints"}[javaBytes(leaf, intArr)]
+	for _, a := range in.Arrays {
+		local := a.What == "local array"
+		intArr := local && intArrs && a.Elem == ir.U32
+		n := a.Len
+		cells := n * cellsOf(a.Elem, intArr)
+		kind := map[int64]string{1: "bytes", 2: "shorts", 4: "ints"}[javaBytes(a.Elem, intArr)]
 		if cells > maxArrayLen {
-			return &lang.Diag{Pos: pos, Msg: fmt.Sprintf("jcvm: %s %s of %s elements takes %s %s; a Java Card array holds at most %s",
-				what, name, lang.Thousands(n), lang.Thousands(cells), kind, lang.Thousands(maxArrayLen))}
+			return &lang.Diag{Pos: a.Pos, Msg: fmt.Sprintf("jcvm: %s %s of %s elements takes %s %s; a Java Card array holds at most %s",
+				a.What, a.Name, lang.Thousands(n), lang.Thousands(cells), kind, lang.Thousands(maxArrayLen))}
 		}
-		if b := cells * javaBytes(leaf, intArr); local && !intArr && b > maxTransient {
-			return &lang.Diag{Pos: pos, Msg: fmt.Sprintf("jcvm: local array %s takes %s bytes of transient RAM; the class's work arrays may take at most %s",
-				name, lang.Thousands(b), lang.Thousands(maxTransient))}
-		}
-		return nil
-	}
-	for _, f := range p.Files {
-		for _, c := range f.Consts {
-			if err := check(c.Pos, "constant", c.Name, c.Type, false); err != nil {
-				return err
-			}
-		}
-		for _, fn := range f.Funcs {
-			for i, r := range fn.ResultTypes {
-				if err := check(fn.Results[i].Pos, "result of", fn.Name, r, false); err != nil {
-					return err
-				}
-			}
-			for _, s := range fn.Locals {
-				if s.Kind != lang.SymLocal && s.Kind != lang.SymParam {
-					continue
-				}
-				what := "parameter"
-				if s.Kind == lang.SymLocal {
-					what = "local array"
-				}
-				if err := check(s.Pos, what, s.Name, s.Type, s.Kind == lang.SymLocal); err != nil {
-					return err
-				}
-			}
+		if b := cells * javaBytes(a.Elem, intArr); local && !intArr && b > maxTransient {
+			return &lang.Diag{Pos: a.Pos, Msg: fmt.Sprintf("jcvm: local array %s takes %s bytes of transient RAM; the class's work arrays may take at most %s",
+				a.Name, lang.Thousands(b), lang.Thousands(maxTransient))}
 		}
 	}
 	return nil

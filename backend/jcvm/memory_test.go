@@ -55,11 +55,11 @@ export fn f(x: u8) -> u8 effects none {
 			t.Fatalf("%s: %v", c.name, ds)
 		}
 		for _, noInt := range []bool{false, true} {
-			_, err := compileArtifact(p, backend.Options{NoInt: noInt})
+			_, err := compileArtifact(input(p), backend.Options{NoInt: noInt})
 			if err == nil || err.Error() != c.want {
 				t.Errorf("%s, noInt=%v: error %v\nwant %s", c.name, noInt, err, c.want)
 			}
-			if _, err2 := prepare(p, backend.Options{NoInt: noInt}); err2 == nil || err == nil || err2.Error() != err.Error() {
+			if _, err2 := prepare(input(p), backend.Options{NoInt: noInt}); err2 == nil || err == nil || err2.Error() != err.Error() {
 				t.Errorf("%s, noInt=%v: the runner says %v", c.name, noInt, err2)
 			}
 		}
@@ -85,11 +85,11 @@ export fn f(x: u8) -> u8 effects none {
 		t.Fatal(err)
 	}
 	for _, noInt := range []bool{false, true} {
-		r, err := prepare(p, backend.Options{NoInt: noInt})
+		r, err := prepare(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatalf("noInt=%v: 4,096 bytes of work arrays: %v", noInt, err)
 		}
-		got, _, err := r.Run(fn, args)
+		got, _, err := r.Run(fn.Name, args)
 		if err != nil || got[0].Word != want[0].Word {
 			t.Errorf("noInt=%v: f(255) = %v, %v; want %d", noInt, got, err, want[0].Word)
 		}

@@ -32,7 +32,7 @@ func TestMethodLimitsArePositioned(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, ds)
 		}
 		for _, noInt := range c.widths {
-			_, err := compileArtifact(p, backend.Options{NoInt: noInt})
+			_, err := compileArtifact(input(p), backend.Options{NoInt: noInt})
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("%s, noInt=%v: error %v\nwant %s...", c.name, noInt, err, c.want)
 			}
@@ -60,7 +60,7 @@ func TestLongElseIfChain(t *testing.T) {
 	}
 	fn := p.Export("f")
 	for _, noInt := range []bool{false, true} {
-		r, err := prepare(p, backend.Options{NoInt: noInt})
+		r, err := prepare(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatalf("noInt=%v: %v", noInt, err)
 		}
@@ -70,7 +70,7 @@ func TestLongElseIfChain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _, err := r.Run(fn, args)
+			got, _, err := r.Run(fn.Name, args)
 			if err != nil || got[0].Word != want[0].Word {
 				t.Errorf("noInt=%v: f(%d) = %v, %v; want %d", noInt, x, got, err, want[0].Word)
 			}
@@ -91,7 +91,7 @@ func TestTooManyParametersRefusedAtOnce(t *testing.T) {
 		t.Fatal(ds)
 	}
 	start := time.Now()
-	_, err := compileArtifact(p, backend.Options{})
+	_, err := compileArtifact(input(p), backend.Options{})
 	if err == nil || err.Error() != "m.lw:2:1: jcvm: method f needs 4000 local cells (limit 255)" {
 		t.Errorf("error %v", err)
 	}

@@ -180,7 +180,7 @@ func TestOpcodeTable(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				cls, _, err := compileClass(p, backend.Options{NoInt: noInt, Storage: storage})
+				cls, err := compileClass(input(p), backend.Options{NoInt: noInt, Storage: storage})
 				if err != nil {
 					t.Fatalf("%s noInt=%v storage=%q: %v", mod, noInt, storage, err)
 				}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
-	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -16,8 +16,8 @@ import (
 // with the VM.
 func TestPrimitives(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
-		msg, refused := randprog.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
-			return prepare(p, backend.Options{NoInt: noInt})
+		msg, refused := backendcheck.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
+			return prepare(input(p), backend.Options{NoInt: noInt})
 		})
 		if refused != nil {
 			t.Fatalf("noInt=%v: %v", noInt, refused)
@@ -42,7 +42,7 @@ func TestMulWOpcodeCountsFixed(t *testing.T) {
 		words = append(words, r.Uint64())
 	}
 	for _, noInt := range []bool{false, true} {
-		run, err := prepare(p, backend.Options{NoInt: noInt})
+		run, err := prepare(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestMulWOpcodeCountsFixed(t *testing.T) {
 				if name == "mulw32" {
 					a, b = a&0xffffffff, b&0xffffffff
 				}
-				_, counts, err := run.(*Runner).call(fn, []lang.Value{{Word: a}, {Word: b}})
+				_, counts, err := run.(*Runner).call(fn.Name, []lang.Value{{Word: a}, {Word: b}})
 				if err != nil {
 					t.Fatal(err)
 				}

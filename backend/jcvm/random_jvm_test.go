@@ -95,7 +95,7 @@ func TestRandomProgramsJVM(t *testing.T) {
 	for s := first; s < first+n; s++ {
 		for _, noInt := range []bool{false, true} {
 			_, refused := randprog.CheckTarget(s, randArgSets, func(p *lang.Program) (randprog.Target, error) {
-				cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+				cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 				if err != nil {
 					return nil, err
 				}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 )
@@ -76,11 +77,11 @@ func checkRandom(seed uint64, noInt bool) randOutcome {
 			}
 		}()
 		o.msg, o.refused = randprog.CheckTarget(seed, randArgSets, func(p *lang.Program) (randprog.Target, error) {
-			r, err := prepare(p, backend.Options{NoInt: noInt})
+			r, err := prepare(input(p), backend.Options{NoInt: noInt})
 			if err != nil {
 				return nil, err
 			}
-			return randprog.FromRunner(r), nil
+			return backendcheck.FromRunner(r), nil
 		})
 		done <- o
 	}()

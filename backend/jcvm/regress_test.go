@@ -12,6 +12,7 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -45,7 +46,7 @@ func TestRegressions(t *testing.T) {
 			for _, noInt := range []bool{false, true} {
 				var r backend.Runner
 				err := within(regressCompileTime, func() (err error) {
-					r, err = prepare(p, backend.Options{NoInt: noInt})
+					r, err = prepare(input(p), backend.Options{NoInt: noInt})
 					return err
 				})
 				if err != nil {
@@ -101,11 +102,11 @@ func TestCompileTimeSeed311(t *testing.T) {
 		var refused error
 		err := within(regressCompileTime, func() error {
 			mismatch, refused = randprog.CheckSource(string(src), 311, randArgSets, func(p *lang.Program) (randprog.Target, error) {
-				r, err := prepare(p, backend.Options{NoInt: noInt})
+				r, err := prepare(input(p), backend.Options{NoInt: noInt})
 				if err != nil {
 					return nil, err
 				}
-				return randprog.FromRunner(r), nil
+				return backendcheck.FromRunner(r), nil
 			})
 			return nil
 		})
@@ -168,7 +169,7 @@ func runBoth(p *lang.Program, r backend.Runner, call []string) (vmOut, simOut st
 		return "", "", err
 	}
 	simOut, err = render(func(args []lang.Value) ([]lang.Value, error) {
-		res, _, err := r.Run(fn, args)
+		res, _, err := r.Run(fn.Name, args)
 		return res, err
 	})
 	return vmOut, simOut, err

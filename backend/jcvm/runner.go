@@ -19,10 +19,10 @@ import (
 func init() {
 	backend.Register(&backend.Target{
 		Name:    "jcvm",
-		Width:   32,
-		Emits:   []string{"java", "jca", "ir"},
+		Emits:   []string{"java", "jca"},
 		Compile: compileArtifact,
 		Prepare: prepare,
+		Runtime: &backend.Source{Name: "jcrt.lw", Text: append(append([]byte(nil), rtSource...), sboxLowent()...)},
 		Validate: func(opts backend.Options) error {
 			if _, err := cardOf(opts.Card); err != nil {
 				return err
@@ -35,12 +35,12 @@ func init() {
 
 // compileArtifact renders the class as Java source or JCA text, once it
 // fits the card's limits (unless opts.NoCardLimits).
-func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
+func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
 	card, err := cardOf(opts.Card)
 	if err != nil {
 		return nil, err
 	}
-	cls, mod, err := compileClass(p, opts)
+	cls, err := compileClass(in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -55,14 +55,12 @@ func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
 		return nil, err
 	}
 	switch opts.Emit {
-	case "ir": // the legalized IR the class was generated from
-		return []byte(mod.String()), nil
 	case "", "java":
 		return []byte(printJava(cls, "lowent")), nil
 	case "jca":
 		return jcaArtifact(cls, opts)
 	}
-	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java, jca or ir)", opts.Emit)
+	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java or jca)", opts.Emit)
 }
 
 // Runner runs exports in the simulator.
@@ -72,28 +70,28 @@ type Runner struct {
 	card Card
 }
 
-func prepare(p *lang.Program, opts backend.Options) (backend.Runner, error) {
+func prepare(in *backend.Input, opts backend.Options) (backend.Runner, error) {
 	card, err := cardOf(opts.Card)
 	if err != nil {
 		return nil, err
 	}
-	cls, _, err := compileClass(p, opts)
+	cls, err := compileClass(in, opts)
 	if err != nil {
 		return nil, err
 	}
 	return &Runner{cls: cls, sim: newSim(cls), card: card}, nil
 }
 
-// call runs fn once and returns its results and the opcode counts.
-func (r *Runner) call(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, [256]int64, error) {
+// call runs export fn once and returns its results and the opcode counts.
+func (r *Runner) call(fn string, args []lang.Value) ([]lang.Value, [256]int64, error) {
 	var exp *Export
 	for _, e := range r.cls.Exports {
-		if e.Name == fn.Name {
+		if e.Name == fn {
 			exp = e
 		}
 	}
 	if exp == nil {
-		return nil, [256]int64{}, fmt.Errorf("jcvm: %s: %w", fn.Name, errNoExport)
+		return nil, [256]int64{}, fmt.Errorf("jcvm: %s: %w", fn, errNoExport)
 	}
 	f := exp.Fn.(*ir.Function)
 	jargs, err := marshal(r.cls.W, f, args)
@@ -191,7 +189,7 @@ func cardCheckError(sw int) error {
 
 // Run calls fn in the simulator; the stats are the opcodes executed and the
 // modeled time of the call as one APDU on the runner's card.
-func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+func (r *Runner) Run(fn string, args []lang.Value) ([]lang.Value, backend.Stats, error) {
 	res, counts, err := r.call(fn, args)
 	if err != nil {
 		return nil, nil, err
@@ -214,7 +212,7 @@ func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backen
 
 // Measure returns the modeled milliseconds of one call of fn as one APDU
 // (the applet's timing INS with N = 1, arguments already on the card).
-func (r *Runner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
+func (r *Runner) Measure(fn string, args []lang.Value) (backend.Cost, error) {
 	_, counts, err := r.call(fn, args)
 	if err != nil {
 		return backend.Cost{}, err

@@ -65,7 +65,7 @@ func TestDeepExpressions(t *testing.T) {
 			t.Fatalf("%s: %v", name, ds)
 		}
 		for _, noInt := range c.widths {
-			r, err := prepare(p, backend.Options{NoInt: noInt})
+			r, err := prepare(input(p), backend.Options{NoInt: noInt})
 			if err != nil {
 				t.Errorf("%s, noInt=%v: %v", name, noInt, err)
 				continue

@@ -21,13 +21,13 @@ func simRunner(t *testing.T, opts backend.Options) golden.Runner {
 		r, ok := runners[p]
 		if !ok {
 			var err error
-			r, err = prepare(p, opts)
+			r, err = prepare(input(p), opts)
 			if err != nil {
 				return nil, err
 			}
 			runners[p] = r
 		}
-		res, _, err := r.Run(fn, args)
+		res, _, err := r.Run(fn.Name, args)
 		return res, err
 	}
 }

@@ -24,7 +24,7 @@ func TestCallConvention(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, opt := range []string{"speed", "size"} {
-		prog, err := build(p, backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -96,7 +96,7 @@ func TestConstantTime(t *testing.T) {
 			} else {
 				var p *lang.Program
 				if p, err = ps.Get(mod); err == nil {
-					prog, err = build(p, backend.Options{Opt: "size"}, layout{org: runOrg})
+					prog, err = build(input(p), backend.Options{Opt: "size"}, layout{org: runOrg})
 				}
 			}
 			if err != nil {
@@ -117,7 +117,7 @@ func TestConstantTime(t *testing.T) {
 			for i, c := range cases {
 				prog := progFor(ctModule[c.Export])
 				runner := func(_ *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-					res, st, err := (&Runner{prog: prog}).Run(fn, args)
+					res, st, err := (&Runner{prog: prog}).Run(fn.Name, args)
 					if err == nil {
 						counts[st[0].Value] = append(counts[st[0].Value], i)
 					}
@@ -206,7 +206,7 @@ func TestSelectRotateConstantTime(t *testing.T) {
 	}
 	tg, _ := backend.Lookup("mos6502")
 	for _, opt := range []string{"speed", "size"} {
-		r, err := tg.Prepare(p, backend.Options{Opt: opt})
+		r, err := tg.Prepare(input(p), backend.Options{Opt: opt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +229,7 @@ func TestSelectRotateConstantTime(t *testing.T) {
 					in = append(in, w&fn.Params[k].Type.(*lang.WordType).Mask())
 					args = append(args, lang.Value{Word: in[k]})
 				}
-				res, st, err := r.Run(fn, args)
+				res, st, err := r.Run(fn.Name, args)
 				if err != nil {
 					t.Fatalf("--opt %s %s: %v", opt, name, err)
 				}

@@ -43,7 +43,7 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := buildWith(p, backend.Options{}, layout{org: runOrg, linear: true}, first.cfg, codeLimit-runOrg)
+		again, err := buildWith(input(p), backend.Options{}, layout{org: runOrg, linear: true}, first.cfg, codeLimit-runOrg)
 		if err != nil {
 			t.Fatalf("%s: %v", mod, err)
 		}

@@ -34,7 +34,7 @@ func stdlibProgram(mod string, p *lang.Program) (*program, error) {
 			return nil, err
 		}
 	}
-	prog, err := build(p, backend.Options{}, layout{org: runOrg, linear: true})
+	prog, err := build(input(p), backend.Options{}, layout{org: runOrg, linear: true})
 	testBuilds.progs[mod], testBuilds.errs[mod] = prog, err
 	return prog, err
 }
@@ -60,7 +60,7 @@ func TestGolden(t *testing.T) {
 			return nil, err
 		}
 		r := &Runner{prog: prog}
-		res, _, err := r.Run(fn, args)
+		res, _, err := r.Run(fn.Name, args)
 		return res, err
 	}
 	golden.Run(t, run, golden.Cases(goldenSeed(t)))

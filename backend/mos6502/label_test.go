@@ -32,7 +32,7 @@ export fn k1(x: u8) -> bool effects none { return x > 200 }
 	}
 	tg, _ := backend.Lookup("mos6502")
 	for _, opt := range []string{"speed", "size"} {
-		r, err := tg.Prepare(p, backend.Options{Opt: opt})
+		r, err := tg.Prepare(input(p), backend.Options{Opt: opt})
 		if err != nil {
 			t.Fatalf("--opt %s: %v", opt, err)
 		}
@@ -41,7 +41,7 @@ export fn k1(x: u8) -> bool effects none { return x > 200 }
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _, err := r.Run(fn, args[fn.Name])
+			got, _, err := r.Run(fn.Name, args[fn.Name])
 			if err != nil {
 				t.Errorf("--opt %s %s: %v", opt, fn.Name, err)
 				continue

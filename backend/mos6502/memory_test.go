@@ -53,7 +53,7 @@ export fn f(x: u8) -> u8 effects none {
 	} {
 		p := load(c.src)
 		for _, opt := range []string{"", "size"} {
-			_, err := compileArtifact(p, backend.Options{Emit: "asm", Opt: opt})
+			_, err := compileArtifact(input(p), backend.Options{Emit: "asm", Opt: opt})
 			if err == nil || len(err.Error()) < len(c.want) || err.Error()[:len(c.want)] != c.want {
 				t.Errorf("%s, --opt %q: error %v\nwant %s", c.name, opt, err, c.want)
 			}
@@ -68,7 +68,7 @@ export fn f(x: u8) -> u8 effects none {
     return a[0] + a[49999] + a[200]
 }
 `)
-	prog, err := build(p, backend.Options{}, layout{org: runOrg, linear: true})
+	prog, err := build(input(p), backend.Options{}, layout{org: runOrg, linear: true})
 	if err != nil {
 		t.Fatalf("50,000 bytes of arrays: %v", err)
 	}
@@ -78,7 +78,7 @@ export fn f(x: u8) -> u8 effects none {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := (&Runner{prog: prog}).Run(fn, args)
+	got, _, err := (&Runner{prog: prog}).Run(fn.Name, args)
 	if err != nil || got[0].Word != want[0].Word {
 		t.Errorf("f(2) = %v, %v; want %d", got, err, want[0].Word)
 	}

@@ -160,7 +160,7 @@ func TestInPlaceLoops6502(t *testing.T) {
 		t.Fatal(ds)
 	}
 	for _, opt := range []string{"speed", "size"} {
-		prog, err := build(p, backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +244,7 @@ export fn g(a: []u8, b: mut []u8, c: [4]u8, d: mut []u16, e: [3]u32) effects tra
 		t.Fatal(ds)
 	}
 	for _, opt := range []string{"speed", "size"} {
-		prog, err := build(p, backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
 )
 
 // The C64 program (--emit prg): a BASIC line `10 SYS2064` at $0801, and
@@ -47,73 +48,70 @@ const prgDefault = "sha256"
 // prgMaxOut is the largest out the driver prints (its index is a byte).
 const prgMaxOut = 255
 
-// prgShape reports whether f is shaped NAME(msg: []u8, out: mut [N]u8)
+// prgShape reports whether e is shaped NAME(msg: []u8, out: mut [N]u8)
 // with 1 <= N <= prgMaxOut and no results, and returns N.
-func prgShape(f *lang.FuncDecl) (int, bool) {
-	if len(f.Params) != 2 || len(f.Results) != 0 {
+func prgShape(e backend.Export) (int, bool) {
+	sig := e.Sig
+	if len(sig.Params) != 2 || len(sig.Results) != 0 || len(e.Nested) != 2 || e.Nested[0] || e.Nested[1] {
 		return 0, false
 	}
-	msg, out := f.Params[0], f.Params[1]
-	if st, ok := msg.Type.(*lang.SliceType); !ok || msg.Mut || !isU8(st.Elem) {
+	msg, out := sig.Params[0], sig.Params[1]
+	if !msg.Slice || msg.Mut || msg.Type != ir.U8 {
 		return 0, false
 	}
-	at, ok := out.Type.(*lang.ArrayType)
-	if !ok || !out.Mut || !isU8(at.Elem) || at.Len < 1 || at.Len > prgMaxOut {
+	if !out.Array || out.Slice || !out.Mut || out.Type != ir.U8 || out.Len < 1 || out.Len > prgMaxOut {
 		return 0, false
 	}
-	return at.Len, true
-}
-
-func isU8(t lang.Type) bool {
-	w, ok := t.(*lang.WordType)
-	return ok && w.Bits == 8
+	return out.Len, true
 }
 
 // PRGEntry chooses the export the C64 program (--emit prg) calls: name
 // when given, else sha256 when the module has it in that shape, else the
 // single export shaped NAME(msg: []u8, out: mut [N]u8). It returns the
-// export and N. The error lists the exports of that shape.
-func PRGEntry(p *lang.Program, name string) (*lang.FuncDecl, int, error) {
-	var fit []*lang.FuncDecl
+// export's name and N. The error lists the exports of that shape.
+func PRGEntry(exports []backend.Export, name string) (string, int, error) {
+	var fit []backend.Export
 	var names []string
-	for _, f := range p.Exports() {
-		if _, ok := prgShape(f); ok {
-			fit = append(fit, f)
-			names = append(names, f.Name)
+	for _, e := range exports {
+		if _, ok := prgShape(e); ok {
+			fit = append(fit, e)
+			names = append(names, e.Name)
 		}
 	}
 	list := "none"
 	if len(names) > 0 {
 		list = strings.Join(names, ", ")
 	}
-	pick := func(f *lang.FuncDecl) (*lang.FuncDecl, int, error) {
-		n, _ := prgShape(f)
-		return f, n, nil
+	pick := func(e backend.Export) (string, int, error) {
+		n, _ := prgShape(e)
+		return e.Name, n, nil
 	}
 	if name != "" {
-		for _, f := range fit {
-			if f.Name == name {
-				return pick(f)
+		for _, e := range fit {
+			if e.Name == name {
+				return pick(e)
 			}
 		}
 		what := "no export"
-		if p.Export(name) != nil {
-			what = "not shaped NAME(msg: []u8, out: mut [N]u8), 1 <= N <= 255"
+		for _, e := range exports {
+			if e.Name == name {
+				what = "not shaped NAME(msg: []u8, out: mut [N]u8), 1 <= N <= 255"
+			}
 		}
-		return nil, 0, fmt.Errorf("mos6502: --entry %s: %s; exports of that shape: %s", name, what, list)
+		return "", 0, fmt.Errorf("mos6502: --entry %s: %s; exports of that shape: %s", name, what, list)
 	}
-	for _, f := range fit {
-		if f.Name == prgDefault {
-			return pick(f)
+	for _, e := range fit {
+		if e.Name == prgDefault {
+			return pick(e)
 		}
 	}
 	if len(fit) == 1 {
 		return pick(fit[0])
 	}
 	if len(fit) == 0 {
-		return nil, 0, fmt.Errorf("mos6502: --emit prg needs an export NAME(msg: []u8, out: mut [N]u8), 1 <= N <= 255; this module has none")
+		return "", 0, fmt.Errorf("mos6502: --emit prg needs an export NAME(msg: []u8, out: mut [N]u8), 1 <= N <= 255; this module has none")
 	}
-	return nil, 0, fmt.Errorf("mos6502: --emit prg: choose the export to call with --entry NAME (exports of that shape: %s)", list)
+	return "", 0, fmt.Errorf("mos6502: --emit prg: choose the export to call with --entry NAME (exports of that shape: %s)", list)
 }
 
 // driverSource returns the TMP source of the BASIC stub and the driver

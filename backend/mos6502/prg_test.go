@@ -73,12 +73,12 @@ func TestPRG(t *testing.T) {
 			}
 			blanked := runPRG(t, p, opt, true)
 			// The runner under the model the program times its hash in.
-			prog, err := build(p, backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+			prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			prog.run = runOpts{c64: true, blank: true}
-			_, st, err := (&Runner{prog: prog}).Run(p.Export("sha256"), []lang.Value{bytesValue([]byte("Hello C64")), {IsArray: true, Elems: make([]uint64, 32)}})
+			_, st, err := (&Runner{prog: prog}).Run("sha256", []lang.Value{bytesValue([]byte("Hello C64")), {IsArray: true, Elems: make([]uint64, 32)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,18 +133,18 @@ func runPRG(t *testing.T, p *lang.Program, opt string, blank bool) prgRun {
 // default choice) built with opt, and checks that it prints want in hex.
 func runPRGEntry(t *testing.T, p *lang.Program, entry, opt string, blank bool, want []byte) prgRun {
 	t.Helper()
-	f, n, err := PRGEntry(p, entry)
+	f, n, err := PRGEntry(input(p).Exports, entry)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n != len(want) {
-		t.Fatalf("export %s writes %d bytes, want %d", f.Name, n, len(want))
+		t.Fatalf("export %s writes %d bytes, want %d", f, n, len(want))
 	}
-	lay := layout{org: prgOrgFor(n), linear: true, prg: true, noBlank: !blank, entry: f.Name, outLen: n}
+	lay := layout{org: prgOrgFor(n), linear: true, prg: true, noBlank: !blank, entry: f, outLen: n}
 	var prg []byte
 	if blank {
 		var err error
-		if prg, err = compileArtifact(p, backend.Options{Emit: "prg", Opt: opt, Entry: entry}); err != nil {
+		if prg, err = compileArtifact(input(p), backend.Options{Emit: "prg", Opt: opt, Entry: entry}); err != nil {
 			t.Fatal(err)
 		}
 		if prg[0] != 0x01 || prg[1] != 0x08 {
@@ -155,7 +155,7 @@ func runPRGEntry(t *testing.T, p *lang.Program, entry, opt string, blank bool, w
 			t.Fatalf("BASIC stub % x, want 10 SYS2064", prg[2:14])
 		}
 	}
-	prog, err := build(p, backend.Options{Opt: opt}, lay)
+	prog, err := build(input(p), backend.Options{Opt: opt}, lay)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestPRGEntry(t *testing.T) {
 		"blake2b_keyed": "--entry blake2b_keyed: not shaped NAME(msg: []u8, out: mut [N]u8), 1 <= N <= 255; exports of that shape: blake2b",
 		"nosuch":        "--entry nosuch: no export; exports of that shape: blake2b",
 	} {
-		_, err := compileArtifact(p, backend.Options{Emit: "prg", Entry: entry})
+		_, err := compileArtifact(input(p), backend.Options{Emit: "prg", Entry: entry})
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("--entry %s: error %v, want %q", entry, err, msg)
 		}
@@ -284,7 +284,7 @@ func TestPRGEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := compileArtifact(sha, backend.Options{Emit: "prg", Entry: "blake2b"}); err == nil || !strings.Contains(err.Error(), "exports of that shape: sha256") {
+	if _, err := compileArtifact(input(sha), backend.Options{Emit: "prg", Entry: "blake2b"}); err == nil || !strings.Contains(err.Error(), "exports of that shape: sha256") {
 		t.Errorf("sha256.lw --entry blake2b: error %v", err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
-	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -15,9 +15,9 @@ import (
 // the VM.
 func TestPrimitives(t *testing.T) {
 	for _, opt := range []string{"speed", "size"} {
-		msg, refused := randprog.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
+		msg, refused := backendcheck.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
 			tg, _ := backend.Lookup("mos6502")
-			return tg.Prepare(p, backend.Options{Opt: opt})
+			return tg.Prepare(input(p), backend.Options{Opt: opt})
 		})
 		if refused != nil {
 			t.Fatalf("--opt %s: %v", opt, refused)
@@ -43,7 +43,7 @@ func TestMulConstantTime(t *testing.T) {
 	}
 	tg, _ := backend.Lookup("mos6502")
 	for _, opt := range []string{"speed", "size"} {
-		r, err := tg.Prepare(p, backend.Options{Opt: opt})
+		r, err := tg.Prepare(input(p), backend.Options{Opt: opt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestMulConstantTime(t *testing.T) {
 				if name == "mulw32" {
 					a, b = a&0xffffffff, b&0xffffffff
 				}
-				_, st, err := r.Run(fn, []lang.Value{{Word: a}, {Word: b}})
+				_, st, err := r.Run(fn.Name, []lang.Value{{Word: a}, {Word: b}})
 				if err != nil {
 					t.Fatalf("--opt %s %s: %v", opt, name, err)
 				}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 )
@@ -132,7 +133,7 @@ func runRandom(seed uint64, opt string) (res randomResult) {
 				err = fmt.Errorf("internal: the backend panicked: %v", x)
 			}
 		}()
-		prog, err := build(p, backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +142,7 @@ func runRandom(seed uint64, opt string) (res randomResult) {
 				res.lint = append(res.lint, fmt.Sprint(e))
 			}
 		}
-		return randprog.FromRunner(&Runner{prog: prog}), nil
+		return backendcheck.FromRunner(&Runner{prog: prog}), nil
 	})
 	return res
 }

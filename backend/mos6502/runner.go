@@ -31,8 +31,8 @@ type Runner struct {
 }
 
 // Run calls fn with args and reports `cycles=N`.
-func (r *Runner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
-	m, res, cycles, err := r.prog.callOn(fn.Name, args)
+func (r *Runner) Run(fn string, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+	m, res, cycles, err := r.prog.callOn(fn, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -59,13 +59,13 @@ func (r *Runner) CostCap() float64 {
 }
 
 // Measure returns the cycles of one call (the emulator is deterministic).
-func (r *Runner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
+func (r *Runner) Measure(fn string, args []lang.Value) (backend.Cost, error) {
 	cp := make([]lang.Value, len(args))
 	for i, a := range args {
 		cp[i] = a
 		cp[i].Elems = append([]uint64(nil), a.Elems...)
 	}
-	_, cycles, err := r.prog.call(fn.Name, cp)
+	_, cycles, err := r.prog.call(fn, cp)
 	if err != nil {
 		return backend.Cost{}, err
 	}

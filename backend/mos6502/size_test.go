@@ -38,17 +38,17 @@ func TestOptSize(t *testing.T) {
 		}
 		var prog *program
 		if sizeFits[mod] {
-			prog, err = build(p, backend.Options{Opt: "size"}, layout{org: runOrg})
+			prog, err = build(input(p), backend.Options{Opt: "size"}, layout{org: runOrg})
 			if err == nil && prog.cfg.w != wideW {
 				t.Errorf("%s --opt size: built by the byte generator, not the interpreter", mod)
 			}
 		} else if sizeByteGen[mod] {
-			prog, err = build(p, backend.Options{Opt: "size"}, layout{org: runOrg})
+			prog, err = build(input(p), backend.Options{Opt: "size"}, layout{org: runOrg})
 			if err == nil && prog.cfg.w == wideW {
 				t.Errorf("%s --opt size: built by the interpreter; move it to sizeFits", mod)
 			}
 		} else {
-			prog, err = buildWith(p, backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone, wideW}, codeLimit-runOrg)
+			prog, err = buildWith(input(p), backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone, wideW}, codeLimit-runOrg)
 		}
 		if err != nil {
 			t.Errorf("%s: %v", mod, err)
@@ -68,7 +68,7 @@ func TestOptSizeBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prog, err := buildWith(p, backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone, 0}, codeLimit-runOrg)
+		prog, err := buildWith(input(p), backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone, 0}, codeLimit-runOrg)
 		if err != nil {
 			t.Fatalf("%s: %v", mod, err)
 		}
@@ -92,7 +92,7 @@ func runSizeCases(t *testing.T, mod string, prog *program, all []golden.Case, li
 	}
 	t.Logf("%s --opt size: %d bytes, of which %d check the buffer rule", mod, total, abi)
 	run := func(_ *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-		res, _, err := (&Runner{prog: prog}).Run(fn, args)
+		res, _, err := (&Runner{prog: prog}).Run(fn.Name, args)
 		return res, err
 	}
 	var ps golden.Programs

@@ -12,20 +12,18 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/lower"
 )
 
 func init() {
 	backend.Register(&backend.Target{
 		Name:    "mos6502",
-		Width:   8,
-		Emits:   []string{"asm", "prg", "ir"},
+		Emits:   []string{"asm", "prg"},
 		Compile: compileArtifact,
-		Prepare: func(p *lang.Program, opts backend.Options) (backend.Runner, error) {
+		Prepare: func(in *backend.Input, opts backend.Options) (backend.Runner, error) {
 			if err := validate(opts); err != nil {
 				return nil, err
 			}
-			prog, err := build(p, opts, layout{org: runOrg, linear: true})
+			prog, err := build(in, opts, layout{org: runOrg, linear: true})
 			if err != nil {
 				return nil, err
 			}
@@ -98,34 +96,39 @@ func configs(size bool) []config {
 	return cs
 }
 
-func compileArtifact(p *lang.Program, opts backend.Options) ([]byte, error) {
+func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
 	switch opts.Emit {
-	case "asm", "ir":
-		prog, err := build(p, opts, layout{org: runOrg, linear: true})
+	case "asm":
+		prog, err := build(in, opts, layout{org: runOrg, linear: true})
 		if err != nil {
 			return nil, err
-		}
-		if opts.Emit == "ir" { // the IR of the configuration that fits
-			return []byte(prog.mod.String()), nil
 		}
 		return []byte(prog.src), nil
 	case "prg":
-		f, n, err := PRGEntry(p, opts.Entry)
+		entry, n, err := PRGEntry(in.Exports, opts.Entry)
 		if err != nil {
 			return nil, err
 		}
-		prog, err := build(p, opts, layout{org: prgOrgFor(n), linear: true, prg: true, entry: f.Name, outLen: n})
+		prog, err := build(in, opts, layout{org: prgOrgFor(n), linear: true, prg: true, entry: entry, outLen: n})
 		if err != nil {
 			return nil, err
 		}
 		return append([]byte{byte(prog.img.org), byte(prog.img.org >> 8)}, prog.img.data...), nil
 	}
-	return nil, fmt.Errorf("mos6502: cannot emit %q (asm, prg, ir)", opts.Emit)
+	return nil, fmt.Errorf("mos6502: cannot emit %q (asm, prg)", opts.Emit)
 }
 
-// build compiles p with the most preferred configuration whose program
-// fits.
-func build(p *lang.Program, opts backend.Options, lay layout) (*program, error) {
+// build compiles the program in with the most preferred configuration
+// whose program fits, and tells in which module it used.
+func build(in *backend.Input, opts backend.Options, lay layout) (*program, error) {
+	prog, err := buildFit(in, opts, lay)
+	if err == nil {
+		in.Use(prog.mod)
+	}
+	return prog, err
+}
+
+func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, error) {
 	limit := codeLimit - lay.org
 	size := opts.Opt == "size"
 	if size {
@@ -135,10 +138,10 @@ func build(p *lang.Program, opts backend.Options, lay layout) (*program, error) 
 	} else if opts.Opt != "" && opts.Opt != "speed" {
 		return nil, fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
 	}
-	if err := checkArrays(p, lay); err != nil {
+	if err := checkArrays(in, lay); err != nil {
 		return nil, err
 	}
-	prog, err := search(p, opts, lay, configs(size), limit)
+	prog, err := search(in, opts, lay, configs(size), limit)
 	if _, tooBig := err.(*fitError); !tooBig {
 		return prog, err
 	}
@@ -146,16 +149,16 @@ func build(p *lang.Program, opts backend.Options, lay layout) (*program, error) 
 	// fits no configuration of its mode gets the first size configuration
 	// that fits memory rather than nothing.
 	lay.linear, lay.size = false, true
-	return search(p, opts, lay, configs(true), codeLimit-lay.org)
+	return search(in, opts, lay, configs(true), codeLimit-lay.org)
 }
 
 // search returns the program of the first of cs that fits in limit
 // bytes, or the last configuration's fitError.
-func search(p *lang.Program, opts backend.Options, lay layout, cs []config, limit int) (*program, error) {
+func search(in *backend.Input, opts backend.Options, lay layout, cs []config, limit int) (*program, error) {
 	var last error
 	seen := map[[32]byte]error{}
 	for _, c := range cs {
-		prog, err := buildSeen(p, opts, lay, c, limit, seen)
+		prog, err := buildSeen(in, opts, lay, c, limit, seen)
 		if _, tooBig := err.(*fitError); tooBig {
 			last = err
 			continue
@@ -168,16 +171,14 @@ func search(p *lang.Program, opts backend.Options, lay layout, cs []config, limi
 	return nil, last
 }
 
-// buildWith compiles p with one configuration; a program longer than
-// limit bytes is an error.
-func buildWith(p *lang.Program, opts backend.Options, lay layout, c config, limit int) (*program, error) {
-	return buildSeen(p, opts, lay, c, limit, nil)
+// buildWith compiles the program in with one configuration; a program
+// longer than limit bytes is an error.
+func buildWith(in *backend.Input, opts backend.Options, lay layout, c config, limit int) (*program, error) {
+	return buildSeen(in, opts, lay, c, limit, nil)
 }
 
-// buildSeen is buildWith remembering, in seen (when not nil), the outcome
-// of each distinct IR module: configurations that give the same IR (an
-// unroll budget larger than every loop, say) are generated once.
-func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limit int, seen map[[32]byte]error) (*program, error) {
+// plan is the IR pipeline's options for configuration c.
+func (c config) plan() ir.Options {
 	w := 8
 	if c.w != 0 {
 		w = c.w
@@ -188,7 +189,14 @@ func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limi
 	if w == 8 {
 		ex = ir.ExpandDiv
 	}
-	m, err := lower.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex, DumpAfter: opts.DumpAfter, Dump: opts.Dump})
+	return ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex}
+}
+
+// buildSeen is buildWith remembering, in seen (when not nil), the outcome
+// of each distinct IR module: configurations that give the same IR (an
+// unroll budget larger than every loop, say) are generated once.
+func buildSeen(in *backend.Input, opts backend.Options, lay layout, c config, limit int, seen map[[32]byte]error) (*program, error) {
+	m, err := in.Module(c.plan())
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +214,7 @@ func buildSeen(p *lang.Program, opts backend.Options, lay layout, c config, limi
 		// generate again from a fresh module with those labels reserved;
 		// entryLabel then adds a digit, and the header names the label.
 		lay.reserved = clash.internal
-		if m, err = lower.Compile(p, ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex}); err != nil {
+		if m, err = in.Module(c.plan()); err != nil {
 			return nil, err
 		}
 		prog, err = buildModule(m, lay, c, limit)
@@ -305,13 +313,12 @@ func (e *fitError) Unwrap() error {
 // frames of a caller and its callees never overlap, so the local arrays
 // on one chain of calls all need bytes of their own. Generating the code of
 // such a program first took minutes and gigabytes before failing.
-func checkArrays(p *lang.Program, lay layout) error {
+func checkArrays(in *backend.Input, lay layout) error {
 	limit := codeLimit - lay.org
-	for _, f := range p.Exports() {
-		c := lang.LocalArrayChain(f, lang.ArrayBytes)
+	for _, c := range in.Chains {
 		if c.Bytes > int64(limit) {
-			return &lang.Diag{Pos: c.Largest.Sym.Pos, Msg: fmt.Sprintf("mos6502: a call of %s needs %s bytes of local arrays (%s); the whole program (code, tables, variables) has %s bytes, $%04X-$%04X",
-				f.Name, lang.Thousands(c.Bytes), c.Describe("bytes"), lang.Thousands(int64(limit)), lay.org, codeLimit-1)}
+			return &lang.Diag{Pos: c.Pos, Msg: fmt.Sprintf("mos6502: a call of %s needs %s bytes of local arrays (%s); the whole program (code, tables, variables) has %s bytes, $%04X-$%04X",
+				c.Export, lang.Thousands(c.Bytes), c.Where, lang.Thousands(int64(limit)), lay.org, codeLimit-1)}
 		}
 	}
 	return nil

@@ -26,6 +26,9 @@ const (
 // inputs that would otherwise be generated.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, append(append(targetFlags, runFlags...), "--size", "--block", "--data", "--stats")...)
+	if o != nil {
+		o.dumpTo = stderr
+	}
 	if err != nil {
 		return usageError(stderr, "bench: %v", err)
 	}
@@ -192,7 +195,7 @@ func (b *benchCall) measure(n int) (backend.Cost, error) {
 	var firstErr error
 	for _, outLen := range []int{-1, 64, 32, 16, 1} {
 		args := b.args(n, outLen)
-		_, stats, err := b.r.Run(b.fn, args)
+		_, stats, err := b.r.Run(b.fn.Name, args)
 		if err != nil && capReached(err) {
 			return backend.Cost{}, err // another output size would not finish either
 		}
@@ -203,7 +206,7 @@ func (b *benchCall) measure(n int) (backend.Cost, error) {
 			continue
 		}
 		b.stats = stats
-		return b.r.Measure(b.fn, b.args(n, outLen))
+		return b.r.Measure(b.fn.Name, b.args(n, outLen))
 	}
 	return backend.Cost{}, firstErr
 }

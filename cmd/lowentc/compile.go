@@ -14,14 +14,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver/middle"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/lower"
 )
 
 // cmdCompile compiles one file for a target and writes the artifact.
 func cmdCompile(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, append(targetFlags, "--emit", "-o", "--stats", "--no-card-limits", "--entry", "--aid")...)
+	if o != nil {
+		o.dumpTo = stderr
+	}
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
@@ -56,7 +59,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if o.stats {
 			fmt.Fprintf(stderr, "lowentc: warning: --stats prints nothing when compiling for target %s (run and bench print a call's measurements)\n", o.target)
 		}
-		m, err := lower.Compile(p, opts)
+		m, err := middle.IR(p, opts)
 		if err != nil {
 			return failErr(stderr, err)
 		}
@@ -70,16 +73,17 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 		if bo.Emit == "" {
 			bo.Emit = t.Emits[0]
 		}
-		emits := append(append([]string(nil), t.Emits...), treeEmits(t.Name)...)
+		emits := append(middle.Emits(t), treeEmits(t.Name)...)
 		if !slices.Contains(emits, bo.Emit) {
 			return usageError(stderr, "--emit %s: target %s emits %s", bo.Emit, t.Name, strings.Join(emits, ", "))
 		}
+		s := middle.New(p, t, bo)
 		if tree := treeEmitters[t.Name+"/"+bo.Emit]; tree != nil {
-			return compileTree(tree, p, o, bo, stdout, stderr)
+			return compileTree(tree, s, p, o, bo, stdout, stderr)
 		}
 		if check := entryChecks[t.Name]; check != nil {
 			// --entry names an export: a wrong one is a usage error.
-			if err := check(p, bo, stderr); err != nil {
+			if err := check(s.Input().Exports, bo, stderr); err != nil {
 				return usageError(stderr, "%v", err)
 			}
 		}
@@ -88,7 +92,7 @@ func cmdCompile(args []string, stdout, stderr io.Writer) int {
 			bo.Stats = &stats
 		}
 		warnDroppedTraces(p, t.Name, stderr)
-		data, err := t.Compile(p, bo)
+		data, err := s.Compile(bo)
 		if o.stats {
 			if stats == nil && err == nil {
 				fmt.Fprintf(stderr, "lowentc: warning: --stats prints nothing when compiling for target %s (run and bench print a call's measurements)\n", t.Name)
@@ -177,7 +181,7 @@ func irOptions(o *options) (ir.Options, error) {
 	if err != nil {
 		return ir.Options{}, err
 	}
-	opts := ir.Options{W: o.width, Unroll: ir.DefaultUnroll, DumpAfter: o.dump, Dump: os.Stderr, Features: feats}
+	opts := ir.Options{W: o.width, Unroll: ir.DefaultUnroll, DumpAfter: o.dump, Dump: o.dumpWriter(), Features: feats}
 	if o.target == "vm" {
 		opts.W = 0
 	}
@@ -342,4 +346,4 @@ func outError(path string, err error) error {
 // entryChecks, by target, check before compiling that the export --entry
 // names (or the default) is one the artifact can call; an error is a
 // usage error.
-var entryChecks = map[string]func(p *lang.Program, bo backend.Options, stderr io.Writer) error{}
+var entryChecks = map[string]func(exports []backend.Export, bo backend.Options, stderr io.Writer) error{}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -32,6 +34,15 @@ type options struct {
 	noLimits bool
 	args     []string        // positional
 	given    map[string]bool // the flags written on the command line, by canonical name
+	dumpTo   io.Writer       // where -d dump writes: the command's standard error
+}
+
+// dumpWriter is where -d dump writes.
+func (o *options) dumpWriter() io.Writer {
+	if o.dumpTo != nil {
+		return o.dumpTo
+	}
+	return os.Stderr
 }
 
 // flagTargets lists the targets each target-specific flag acts on; given

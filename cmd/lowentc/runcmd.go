@@ -17,6 +17,9 @@ var traceOut io.Writer = os.Stderr
 // cmdRun calls one export with arguments from the command line.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, append(append(targetFlags, runFlags...), "--stats")...)
+	if o != nil {
+		o.dumpTo = stderr
+	}
 	if err != nil {
 		return usageError(stderr, "run: %v", err)
 	}
@@ -35,7 +38,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "run %s: %v", fn.Name, err)
 	}
-	results, stats, err := runner.Run(fn, vals)
+	results, stats, err := runner.Run(fn.Name, vals)
 	if err != nil {
 		return callFailed(stderr, err)
 	}

@@ -6,18 +6,17 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/mos6502"
-	"github.com/lowent/lowentc/lang"
 )
 
 func init() {
-	entryChecks["mos6502"] = func(p *lang.Program, bo backend.Options, stderr io.Writer) error {
+	entryChecks["mos6502"] = func(exports []backend.Export, bo backend.Options, stderr io.Writer) error {
 		if bo.Emit != "prg" {
 			if bo.Entry != "" {
 				fmt.Fprintf(stderr, "lowentc: warning: --entry has no effect without --emit prg\n")
 			}
 			return nil
 		}
-		_, _, err := mos6502.PRGEntry(p, bo.Entry)
+		_, _, err := mos6502.PRGEntry(exports, bo.Entry)
 		return err
 	}
 }

@@ -2,14 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver/middle"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/lower"
 	"github.com/lowent/lowentc/vm"
 )
 
@@ -52,21 +51,21 @@ func prepare(o *options, p *lang.Program) (backend.Runner, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := lower.Compile(p, opts)
+		m, err := middle.IR(p, opts)
 		if err != nil {
 			return nil, err
 		}
 		return &irRunner{m: m}, nil
 	}
 	if t, ok := backend.Lookup(o.target); ok {
-		return t.Prepare(p, backendOptions(o))
+		return middle.Prepare(t, p, backendOptions(o))
 	}
 	return nil, errNoBackend(o.target)
 }
 
 // backendOptions are the backend options the flags ask for.
 func backendOptions(o *options) backend.Options {
-	return backend.Options{HW: o.hw, Emit: o.emit, DumpAfter: o.dump, Dump: os.Stderr,
+	return backend.Options{HW: o.hw, Emit: o.emit, DumpAfter: o.dump, Dump: o.dumpWriter(),
 		NoInt: o.noInt, Card: o.card, Storage: o.storage, Opt: o.opt, Timing: o.timing, MaxCycles: o.maxCyc,
 		NoCardLimits: o.noLimits, Entry: o.entry, AID: o.aid}
 }
@@ -77,14 +76,22 @@ type vmRunner struct {
 	feats lang.FeatureSet // what `have` answers
 }
 
-func (r *vmRunner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+func (r *vmRunner) Run(name string, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+	fn := r.p.Export(name)
+	if fn == nil {
+		return nil, nil, fmt.Errorf("no export %s", name)
+	}
 	start := time.Now()
 	res, st, err := vm.Run(r.p, fn, args, vm.Options{Trace: traceOut, Features: r.feats})
 	ns := time.Since(start).Nanoseconds()
 	return res, backend.Stats{{Key: "ns", Value: fmt.Sprint(ns)}, {Key: "steps", Value: fmt.Sprint(st.Steps)}}, err
 }
 
-func (r *vmRunner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
+func (r *vmRunner) Measure(name string, args []lang.Value) (backend.Cost, error) {
+	fn := r.p.Export(name)
+	if fn == nil {
+		return backend.Cost{}, fmt.Errorf("no export %s", name)
+	}
 	return measureWallClock(func() error {
 		_, _, err := vm.Run(r.p, fn, args, vm.Options{Features: r.feats})
 		return err
@@ -96,15 +103,15 @@ func (r *vmRunner) Close() error { return nil }
 // irRunner runs exports in the IR interpreter (at the legalized width).
 type irRunner struct{ m *ir.Module }
 
-func (r *irRunner) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+func (r *irRunner) Run(name string, args []lang.Value) ([]lang.Value, backend.Stats, error) {
 	start := time.Now()
-	res, err := ir.Run(r.m, fn.Name, args)
+	res, err := ir.Run(r.m, name, args)
 	return res, backend.Stats{{Key: "ns", Value: fmt.Sprint(time.Since(start).Nanoseconds())}}, err
 }
 
-func (r *irRunner) Measure(fn *lang.FuncDecl, args []lang.Value) (backend.Cost, error) {
+func (r *irRunner) Measure(name string, args []lang.Value) (backend.Cost, error) {
 	return measureWallClock(func() error {
-		_, err := ir.Run(r.m, fn.Name, args)
+		_, err := ir.Run(r.m, name, args)
 		return err
 	})
 }

@@ -13,12 +13,13 @@ import (
 	"strings"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver/middle"
 	"github.com/lowent/lowentc/lang"
 )
 
 // treeEmitter compiles a program to a directory tree: file contents by
 // slash-separated path relative to the root.
-type treeEmitter func(p *lang.Program, bo backend.Options) (map[string][]byte, error)
+type treeEmitter func(in *backend.Input, bo backend.Options) (map[string][]byte, error)
 
 // treeEmitters are the --emit kinds that write a directory, by
 // "target/kind"; each names a marker file that identifies a tree it wrote.
@@ -40,7 +41,7 @@ func treeEmits(target string) []string {
 }
 
 // compileTree compiles p with tree and writes the tree to -o DIR.
-func compileTree(tree treeEmitter, p *lang.Program, o *options, bo backend.Options, stdout, stderr io.Writer) int {
+func compileTree(tree treeEmitter, s *middle.Session, p *lang.Program, o *options, bo backend.Options, stdout, stderr io.Writer) int {
 	if o.out == "" || o.out == "-" {
 		return usageError(stderr, "--emit %s writes a directory: give it with -o DIR", bo.Emit)
 	}
@@ -49,7 +50,8 @@ func compileTree(tree treeEmitter, p *lang.Program, o *options, bo backend.Optio
 		bo.Stats = &stats
 	}
 	warnDroppedTraces(p, o.target, stderr)
-	files, err := tree(p, bo)
+	files, err := tree(s.Input(), bo)
+	s.WriteDumps(bo.Dump)
 	if o.stats {
 		fmt.Fprint(stderr, stats.String())
 	}

@@ -2,24 +2,10 @@ package randprog
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/lang"
 )
-
-// FromRunner makes a backend's runner a Target.
-func FromRunner(r backend.Runner) Target { return runnerTarget{r} }
-
-type runnerTarget struct{ r backend.Runner }
-
-func (t runnerTarget) Run(fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-	res, _, err := t.r.Run(fn, args)
-	return res, err
-}
-
-func (t runnerTarget) Close() error { return t.r.Close() }
 
 // Target is a compiled program as CheckTarget needs it: Run calls an
 // export (a backend.Runner without its statistics). A failed run-time
@@ -73,23 +59,6 @@ func (l *Loaded) Check(sets int, prepare func(*lang.Program) (Target, error)) (m
 		return fmt.Sprintf("seed %d: the generated program does not check: %v", seed, l.err), nil
 	}
 	return checkTargetProgram(seed, src, p, sets, prepare)
-}
-
-// CheckFile is CheckSource on the program in the file at path, run by the
-// backend runners prepare makes: the tests' way to hold a hand-written
-// program to the VM on one backend.
-func CheckFile(path string, seed uint64, sets int, prepare func(*lang.Program) (backend.Runner, error)) (mismatch string, refused error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	return CheckSource(string(src), seed, sets, func(p *lang.Program) (Target, error) {
-		r, err := prepare(p)
-		if err != nil {
-			return nil, err
-		}
-		return FromRunner(r), nil
-	})
 }
 
 // CheckSource is CheckTarget for a program written by hand (a backend's

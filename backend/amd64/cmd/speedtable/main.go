@@ -38,6 +38,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/amd64"
+	"github.com/lowent/lowentc/driver/middle"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -289,7 +290,9 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 		}
 		progs[a.module] = p
 		for _, hw := range []string{"auto", "none"} {
-			r, err := amd64.Prepare(p, backend.Options{HW: hw})
+			t, _ := backend.Lookup("amd64")
+			opts := backend.Options{HW: hw}
+			r, err := amd64.Prepare(middle.New(p, t, opts).Input(), opts)
 			if err != nil {
 				return err
 			}
@@ -303,7 +306,7 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 	}
 	lowentc := func(hw string) func(a alg, n int) (float64, bool, error) {
 		return func(a alg, n int) (float64, bool, error) {
-			c, err := runners[a.module+"/"+hw].MeasureFor(progs[a.module].Export(a.export), a.args(data[n]), uint64(window.Nanoseconds()))
+			c, err := runners[a.module+"/"+hw].MeasureFor(a.export, a.args(data[n]), uint64(window.Nanoseconds()))
 			if err != nil {
 				return 0, false, err
 			}

@@ -34,7 +34,9 @@ import (
 	"github.com/lowent/lowentc/backend/amd64"
 	_ "github.com/lowent/lowentc/backend/jcvm"
 	_ "github.com/lowent/lowentc/backend/mos6502"
+	"github.com/lowent/lowentc/driver/middle"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/lower"
@@ -100,11 +102,11 @@ func backendMode(name, target string, opts backend.Options, limit func(error) st
 		if !ok {
 			return nil, fmt.Errorf("internal: no target %s", target)
 		}
-		r, err := t.Prepare(p, opts)
+		r, err := middle.Prepare(t, p, opts)
 		if err != nil {
 			return nil, err
 		}
-		return randprog.FromRunner(r), nil
+		return backendcheck.FromRunner(r), nil
 	}, limit: limit}
 }
 
@@ -135,11 +137,13 @@ func (t featTarget) Features() lang.FeatureSet { return t.feats }
 
 func amd64Mode(hw string) mode {
 	return mode{name: "amd64/" + hw, prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
-		r, err := amd64.Prepare(p, backend.Options{HW: hw})
+		tg, _ := backend.Lookup("amd64")
+		opts := backend.Options{HW: hw}
+		r, err := amd64.Prepare(middle.New(p, tg, opts).Input(), opts)
 		if err != nil {
 			return nil, err
 		}
-		t := featTarget{Target: randprog.FromRunner(r)}
+		t := featTarget{Target: backendcheck.FromRunner(r)}
 		switch hw {
 		case "aes":
 			t.feats = levelFeatures(1)
