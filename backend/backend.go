@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Options are the target-independent compile options.
@@ -46,11 +46,11 @@ type Runner interface {
 	// Run calls export with args (mut arguments' Elems are updated in
 	// place) and returns its results and the target's measurements of the
 	// call.
-	Run(export string, args []lang.Value) ([]lang.Value, Stats, error)
+	Run(export string, args []sem.Value) ([]sem.Value, Stats, error)
 	// Measure returns the cost of one call of export with args, in the
 	// target's own unit (ns on a host, cycles on a 6502, modeled ms on a
 	// card).
-	Measure(export string, args []lang.Value) (Cost, error)
+	Measure(export string, args []sem.Value) (Cost, error)
 	// Close releases what the runner holds (temporary files, processes).
 	Close() error
 }
@@ -137,7 +137,7 @@ type Input struct {
 // (as ir.Function.Sig).
 type Export struct {
 	Name string
-	Pos  lang.Pos
+	Pos  sem.Pos
 	Sig  ir.Signature
 	// Nested says, per parameter, whether it is an array or slice of
 	// arrays (Sig flattens them: its Type is the innermost element's).
@@ -146,7 +146,7 @@ type Export struct {
 
 // ArrayDecl is one array the source declares.
 type ArrayDecl struct {
-	Pos  lang.Pos
+	Pos  sem.Pos
 	What string // "constant", "result of", "parameter" or "local array"
 	Name string // the array's name (the function's, for a result)
 	Elem ir.Type
@@ -157,8 +157,8 @@ type ArrayDecl struct {
 // own and those of the deepest chain of calls below it.
 type ArrayChain struct {
 	Export string
-	Bytes  int64    // their bytes, 1, 2, 4 or 8 per element (u8 and bool, u16, u32, u64)
-	Pos    lang.Pos // the largest one's declaration
+	Bytes  int64   // their bytes, 1, 2, 4 or 8 per element (u8 and bool, u16, u32, u64)
+	Pos    sem.Pos // the largest one's declaration
 	// Where says where the bytes are, for a message: "the largest a of
 	// f, 40,000 bytes, on the calls f -> g".
 	Where string

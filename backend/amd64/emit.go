@@ -10,7 +10,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The emitter turns a legalized module (W = 64) into an LLVM module. Each
@@ -47,7 +47,7 @@ func usesOf(f *ir.Function) builtinUse {
 			case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
 				u.sha = true
 			case ir.OpHave:
-				u.haveSHA = u.haveSHA || lang.Feature(in.Aux) == lang.FeatSHA
+				u.haveSHA = u.haveSHA || sem.Feature(in.Aux) == sem.FeatSHA
 			}
 			for _, blk := range in.Blocks {
 				walk(blk)
@@ -333,7 +333,7 @@ func (g *fgen) block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
 // ifInstr emits `if c {..} else {..}` as a diamond with a phi per result.
 func (g *fgen) ifInstr(in *ir.Instr) error {
 	if c := in.Args[0].Def; c != nil && c.Op == ir.OpHave {
-		return g.haveIf(in, g.have(lang.Feature(c.Aux)))
+		return g.haveIf(in, g.have(sem.Feature(c.Aux)))
 	}
 	thenB, elseB, join := g.newBlock(), g.newBlock(), g.newBlock()
 	g.cur.NewCondBr(g.val(in.Args[0]), thenB, elseB)

@@ -10,7 +10,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Instruction selection for the straight-line ops. The meaning of each op
@@ -77,7 +77,7 @@ func (g *fgen) instr(in *ir.Instr) error {
 	case ir.OpAESEnc, ir.OpAESEncLast:
 		return fmt.Errorf("BUG: amd64: %s: AES round left to the scalar selection", g.f.Name)
 	case ir.OpHave:
-		set(boolConst(g.have(lang.Feature(in.Aux))))
+		set(boolConst(g.have(sem.Feature(in.Aux))))
 	case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
 		return g.sha(in)
 	case ir.OpLoad:

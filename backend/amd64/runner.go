@@ -16,7 +16,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // compiled is a program built into a driver executable.
@@ -189,7 +189,7 @@ func (r *Runner) Close() error {
 }
 
 // Run calls export fn once.
-func (r *Runner) Run(fn string, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+func (r *Runner) Run(fn string, args []sem.Value) ([]sem.Value, backend.Stats, error) {
 	res, ns, err := r.call(fn, args, 0, 0)
 	if err != nil {
 		return nil, nil, err
@@ -200,12 +200,12 @@ func (r *Runner) Run(fn string, args []lang.Value) ([]lang.Value, backend.Stats,
 
 // Measure times fn: the driver doubles the calls until a round lasts
 // 200 ms and reports the best of three rounds' ns per call.
-func (r *Runner) Measure(fn string, args []lang.Value) (backend.Cost, error) {
+func (r *Runner) Measure(fn string, args []sem.Value) (backend.Cost, error) {
 	return r.MeasureFor(fn, args, 200e6)
 }
 
 // MeasureFor is Measure with rounds of at least minNS nanoseconds.
-func (r *Runner) MeasureFor(fn string, args []lang.Value, minNS uint64) (backend.Cost, error) {
+func (r *Runner) MeasureFor(fn string, args []sem.Value, minNS uint64) (backend.Cost, error) {
 	_, ns, err := r.call(fn, args, 1, minNS)
 	if err != nil {
 		return backend.Cost{}, err
@@ -213,7 +213,7 @@ func (r *Runner) MeasureFor(fn string, args []lang.Value, minNS uint64) (backend
 	return backend.Cost{Value: ns, Unit: "ns", Seconds: ns / 1e9}, nil
 }
 
-func (r *Runner) call(fn string, args []lang.Value, mode uint32, minNS uint64) ([]lang.Value, float64, error) {
+func (r *Runner) call(fn string, args []sem.Value, mode uint32, minNS uint64) ([]sem.Value, float64, error) {
 	m := r.c.b.m
 	idx := -1
 	var f *ir.Function
@@ -281,21 +281,21 @@ func (r *Runner) call(fn string, args []lang.Value, mode uint32, minNS uint64) (
 			copy(args[i].Elems, got)
 		}
 	}
-	var results []lang.Value
+	var results []sem.Value
 	for _, res := range f.Sig.Results {
 		if res.Array {
 			e, err := readElems(r.out, res.Len, storageType(res.Type).BitSize/8)
 			if err != nil {
 				return nil, 0, r.crashed(err)
 			}
-			results = append(results, lang.Value{Elems: e, IsArray: true})
+			results = append(results, sem.Value{Elems: e, IsArray: true})
 			continue
 		}
 		var w uint64
 		if err := binary.Read(r.out, binary.LittleEndian, &w); err != nil {
 			return nil, 0, r.crashed(err)
 		}
-		results = append(results, lang.Value{Word: w})
+		results = append(results, sem.Value{Word: w})
 	}
 	if status != StatusOK {
 		return nil, 0, r.statusError(f, int(status))

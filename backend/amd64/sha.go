@@ -8,7 +8,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // `have FEATURE` and the SHA-256 builtins. The IR keeps `have` for this
@@ -21,11 +21,11 @@ import (
 var v4i32 = types.NewVector(4, types.I32)
 
 // have answers `have f` for the variant being emitted.
-func (g *fgen) have(f lang.Feature) bool {
+func (g *fgen) have(f sem.Feature) bool {
 	switch f {
-	case lang.FeatSHA:
+	case sem.FeatSHA:
 		return g.v.sha
-	case lang.FeatAES, lang.FeatPCLMUL:
+	case sem.FeatAES, sem.FeatPCLMUL:
 		return g.v.hw
 	}
 	return false

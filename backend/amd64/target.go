@@ -13,7 +13,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Emits are the artifact kinds, the default first (the driver adds ir).
@@ -146,8 +146,8 @@ const maxStackArrays = 1 << 20
 func checkStack(in *backend.Input) error {
 	for _, c := range in.Chains {
 		if c.Bytes > maxStackArrays {
-			return &lang.Diag{Pos: c.Pos, Msg: fmt.Sprintf("amd64: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
-				c.Export, lang.Thousands(c.Bytes), c.Where, lang.Thousands(maxStackArrays))}
+			return &sem.Diag{Pos: c.Pos, Msg: fmt.Sprintf("amd64: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
+				c.Export, sem.Thousands(c.Bytes), c.Where, sem.Thousands(maxStackArrays))}
 		}
 	}
 	return nil

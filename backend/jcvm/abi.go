@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The calling convention of an export's method, shared by the JVM driver
@@ -39,7 +39,7 @@ func limbsOf(w int, t ir.Type) int {
 }
 
 // marshal converts lang arguments to the method's arguments.
-func marshal(w int, f *ir.Function, args []lang.Value) ([]jarg, error) {
+func marshal(w int, f *ir.Function, args []sem.Value) ([]jarg, error) {
 	if len(args) != len(f.Sig.Params) {
 		return nil, fmt.Errorf("%s takes %d arguments, got %d", f.Name, len(f.Sig.Params), len(args))
 	}
@@ -118,7 +118,7 @@ func fitsCardArray(p *ir.Array, name string, n int) error {
 		unit = "bytes"
 	}
 	return fmt.Errorf("jcvm: %s has %s %s; a Java Card array holds at most %s %s, and the runner places an argument at offset %d with %d after it, so this parameter takes at most %s %s",
-		name, lang.Thousands(int64(n)), unit, lang.Thousands(maxArrayLen), map[bool]string{true: "bytes", false: "shorts"}[unit == "bytes"], padFront, padBack, lang.Thousands(int64(limit)), unit)
+		name, sem.Thousands(int64(n)), unit, sem.Thousands(maxArrayLen), map[bool]string{true: "bytes", false: "shorts"}[unit == "bytes"], padFront, padBack, sem.Thousands(int64(limit)), unit)
 }
 
 // arrayArg is the arguments passing elems as IR array p (source parameter
@@ -215,7 +215,7 @@ type retVal struct {
 }
 
 // unmarshal copies mut arrays back into args and converts the results.
-func unmarshal(w int, f *ir.Function, args []lang.Value, jargs []jarg, rv retVal) ([]lang.Value, error) {
+func unmarshal(w int, f *ir.Function, args []sem.Value, jargs []jarg, rv retVal) ([]sem.Value, error) {
 	hidden := map[int][]uint64{} // index in f.Params of an array result -> its limbs
 	for _, ja := range jargs {
 		if ja.Kind != KRef {
@@ -258,13 +258,13 @@ func unmarshal(w int, f *ir.Function, args []lang.Value, jargs []jarg, rv retVal
 		}
 	}
 	hiddenAt := len(f.Params) - len(hidden)
-	var res []lang.Value
+	var res []sem.Value
 	for _, r := range f.Sig.Results {
 		if r.Array {
 			p := f.Params[hiddenAt].Arr
 			elems := make([]uint64, r.Len)
 			fromLimbs(hidden[hiddenAt], p.Per, w, elems)
-			res = append(res, lang.Value{Elems: elems, IsArray: true})
+			res = append(res, sem.Value{Elems: elems, IsArray: true})
 			hiddenAt++
 			continue
 		}
@@ -277,7 +277,7 @@ func unmarshal(w int, f *ir.Function, args []lang.Value, jargs []jarg, rv retVal
 			x |= limbs[j] << uint(j*w)
 		}
 		limbs = limbs[n:]
-		res = append(res, lang.Value{Word: x & r.Type.Mask()})
+		res = append(res, sem.Value{Word: x & r.Type.Mask()})
 	}
 	return res, nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // Limits are what a card can load and run (docs/jcvm.md, "Card limits",
@@ -170,7 +170,7 @@ func (st classStats) stats(cls *Class, card Card) backend.Stats {
 // every limit it exceeds and the biggest methods.
 func (st classStats) fits(cls *Class, card Card) error {
 	l := card.Limits
-	th := func(n int) string { return lang.Thousands(int64(n)) }
+	th := func(n int) string { return sem.Thousands(int64(n)) }
 	var over []string
 	if st.methodBytes > l.MethodBytes {
 		over = append(over, fmt.Sprintf("Method component %s bytes (limit %s)", th(st.methodBytes), th(l.MethodBytes)))

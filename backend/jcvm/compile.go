@@ -8,7 +8,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 //go:embed rt.lw
@@ -216,7 +216,7 @@ func (m *Method) limitErr(msg string) error {
 	if m.Pos.Line == 0 {
 		return errors.New(msg)
 	}
-	return &lang.Diag{Pos: m.Pos, Msg: msg}
+	return &sem.Diag{Pos: m.Pos, Msg: msg}
 }
 
 // usesBuiltin reports whether mod uses the runtime function name.

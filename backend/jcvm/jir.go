@@ -2,7 +2,7 @@ package jcvm
 
 import (
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The Java-Card-level IR (JIR): what both printers (Java source and JCVM
@@ -245,11 +245,11 @@ type Method struct {
 	Locals int    // cells of non-parameter locals, set by allocation
 	nextID int
 
-	Code  []Insn   // bytecode, set by the code generator
-	Stack int      // maximum operand stack depth in cells
-	Size  int      // bytecode size in bytes
-	Index int      // position in the class's method table
-	Pos   lang.Pos // the source function's declaration (zero for the runtime's)
+	Code  []Insn  // bytecode, set by the code generator
+	Stack int     // maximum operand stack depth in cells
+	Size  int     // bytecode size in bytes
+	Index int     // position in the class's method table
+	Pos   sem.Pos // the source function's declaration (zero for the runtime's)
 }
 
 // newVar adds a local of kind k to m.

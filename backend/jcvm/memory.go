@@ -6,7 +6,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The card's memory. Every Java Card array holds at most maxArrayLen
@@ -59,12 +59,12 @@ func checkArrays(in *backend.Input, opts backend.Options) error {
 		cells := n * cellsOf(a.Elem, intArr)
 		kind := map[int64]string{1: "bytes", 2: "shorts", 4: "ints"}[javaBytes(a.Elem, intArr)]
 		if cells > maxArrayLen {
-			return &lang.Diag{Pos: a.Pos, Msg: fmt.Sprintf("jcvm: %s %s of %s elements takes %s %s; a Java Card array holds at most %s",
-				a.What, a.Name, lang.Thousands(n), lang.Thousands(cells), kind, lang.Thousands(maxArrayLen))}
+			return &sem.Diag{Pos: a.Pos, Msg: fmt.Sprintf("jcvm: %s %s of %s elements takes %s %s; a Java Card array holds at most %s",
+				a.What, a.Name, sem.Thousands(n), sem.Thousands(cells), kind, sem.Thousands(maxArrayLen))}
 		}
 		if b := cells * javaBytes(a.Elem, intArr); local && !intArr && b > maxTransient {
-			return &lang.Diag{Pos: a.Pos, Msg: fmt.Sprintf("jcvm: local array %s takes %s bytes of transient RAM; the class's work arrays may take at most %s",
-				a.Name, lang.Thousands(b), lang.Thousands(maxTransient))}
+			return &sem.Diag{Pos: a.Pos, Msg: fmt.Sprintf("jcvm: local array %s takes %s bytes of transient RAM; the class's work arrays may take at most %s",
+				a.Name, sem.Thousands(b), sem.Thousands(maxTransient))}
 		}
 	}
 	return nil
@@ -84,7 +84,7 @@ func checkTransient(cls *Class) error {
 	}
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].bytes > fs[j].bytes })
 	return fmt.Errorf("jcvm: the class's transient work arrays take %s bytes (the largest: %s, %s bytes); the limit is %s",
-		lang.Thousands(int64(total)), fs[0].name, lang.Thousands(int64(fs[0].bytes)), lang.Thousands(maxTransient))
+		sem.Thousands(int64(total)), fs[0].name, sem.Thousands(int64(fs[0].bytes)), sem.Thousands(maxTransient))
 }
 
 // transientField is a static work array in transient RAM and its bytes.

@@ -80,33 +80,33 @@ const (
 // layoutSize is an instruction's encoded length by operand layout.
 var layoutSize = [...]int{lNone: 1, lLocal: 2, lByte: 2, lShort: 3, lInt: 5, lCPool: 3, lInc: 3, lBranch: 3}
 
-// sem is what the simulator does with an opcode; an entry's k (the kind of
+// opSem is what the simulator does with an opcode; an entry's k (the kind of
 // the value handled) and arg complete it.
-type sem uint8
+type opSem uint8
 
 const (
-	sUnknown   sem = iota
-	sConst         // push the constant arg
-	sPush          // push the operand A
-	sLoad          // push local A (arg ≥ 0: local arg, the _n forms)
-	sStore         // pop into local A (arg ≥ 0: local arg)
-	sALoad         // pop index, reference; push the element (arg: ElemKind)
-	sAStore        // pop value, index, reference; store (arg: ElemKind)
-	sPop           // drop pop cells
-	sArith         // pop two values, push the result of BinOp(arg)
-	sNeg           // negate
-	sInc           // local A += B
-	sS2B           // short to byte (sign-extended to short)
-	sS2I           // short to int
-	sI2B           // int to byte
-	sI2S           // int to short
-	sCmp           // int compare: push -1, 0 or 1
-	sIf            // pop a short, branch if Rel(arg) holds against 0
-	sIfCmp         // pop two shorts, branch if Rel(arg) holds
-	sGoto          // branch
-	sReturn        // return k
-	sGetstatic     // push static field A's reference
-	sInvoke        // call constant-pool entry A
+	sUnknown   opSem = iota
+	sConst           // push the constant arg
+	sPush            // push the operand A
+	sLoad            // push local A (arg ≥ 0: local arg, the _n forms)
+	sStore           // pop into local A (arg ≥ 0: local arg)
+	sALoad           // pop index, reference; push the element (arg: ElemKind)
+	sAStore          // pop value, index, reference; store (arg: ElemKind)
+	sPop             // drop pop cells
+	sArith           // pop two values, push the result of BinOp(arg)
+	sNeg             // negate
+	sInc             // local A += B
+	sS2B             // short to byte (sign-extended to short)
+	sS2I             // short to int
+	sI2B             // int to byte
+	sI2S             // int to short
+	sCmp             // int compare: push -1, 0 or 1
+	sIf              // pop a short, branch if Rel(arg) holds against 0
+	sIfCmp           // pop two shorts, branch if Rel(arg) holds
+	sGoto            // branch
+	sReturn          // return k
+	sGetstatic       // push static field A's reference
+	sInvoke          // call constant-pool entry A
 )
 
 // opInfo is one opcode's facts.
@@ -119,7 +119,7 @@ type opInfo struct {
 	pop, push int8
 	class     int     // cost-model class
 	us        float64 // cost model: base JCOP4 µs (see cost.go)
-	sem       sem
+	sem       opSem
 	k         Kind // the value's kind (KShort, KInt, KRef; KVoid for return)
 	arg       int8 // see sem
 }

@@ -116,7 +116,7 @@ func TestOpcodeTable(t *testing.T) {
 		}
 		// The stack effect follows from the semantics and the kind.
 		c := int8(o.k.Cells())
-		want := map[sem][2]int8{
+		want := map[opSem][2]int8{
 			sConst: {0, c}, sPush: {0, c}, sLoad: {0, c}, sStore: {c, 0},
 			sALoad: {2, c}, sAStore: {2 + c, 0}, sPop: {o.pop, 0}, sArith: {2 * c, c},
 			sNeg: {c, c}, sInc: {0, 0}, sS2B: {1, 1}, sS2I: {1, 2}, sI2B: {2, 1}, sI2S: {2, 1},

@@ -13,7 +13,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 func init() {
@@ -83,7 +83,7 @@ func prepare(in *backend.Input, opts backend.Options) (backend.Runner, error) {
 }
 
 // call runs export fn once and returns its results and the opcode counts.
-func (r *Runner) call(fn string, args []lang.Value) ([]lang.Value, [256]int64, error) {
+func (r *Runner) call(fn string, args []sem.Value) ([]sem.Value, [256]int64, error) {
 	var exp *Export
 	for _, e := range r.cls.Exports {
 		if e.Name == fn {
@@ -189,7 +189,7 @@ func cardCheckError(sw int) error {
 
 // Run calls fn in the simulator; the stats are the opcodes executed and the
 // modeled time of the call as one APDU on the runner's card.
-func (r *Runner) Run(fn string, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+func (r *Runner) Run(fn string, args []sem.Value) ([]sem.Value, backend.Stats, error) {
 	res, counts, err := r.call(fn, args)
 	if err != nil {
 		return nil, nil, err
@@ -212,7 +212,7 @@ func (r *Runner) Run(fn string, args []lang.Value) ([]lang.Value, backend.Stats,
 
 // Measure returns the modeled milliseconds of one call of fn as one APDU
 // (the applet's timing INS with N = 1, arguments already on the card).
-func (r *Runner) Measure(fn string, args []lang.Value) (backend.Cost, error) {
+func (r *Runner) Measure(fn string, args []sem.Value) (backend.Cost, error) {
 	_, counts, err := r.call(fn, args)
 	if err != nil {
 		return backend.Cost{}, err

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // layout says where the emitted program goes.
@@ -473,7 +473,7 @@ func (mg *modgen) variables(out *asmBuf, buffers []string) {
 	out.label("progend")
 }
 
-func aesSbox() []byte { return lang.AESSbox[:] }
+func aesSbox() []byte { return sem.AESSbox[:] }
 
 func xtimeTable() []byte {
 	xt := make([]byte, 256)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 // PALHz is the C64 PAL CPU clock: cycles convert to seconds at this rate.
@@ -31,7 +31,7 @@ type Runner struct {
 }
 
 // Run calls fn with args and reports `cycles=N`.
-func (r *Runner) Run(fn string, args []lang.Value) ([]lang.Value, backend.Stats, error) {
+func (r *Runner) Run(fn string, args []sem.Value) ([]sem.Value, backend.Stats, error) {
 	m, res, cycles, err := r.prog.callOn(fn, args)
 	if err != nil {
 		return nil, nil, err
@@ -59,8 +59,8 @@ func (r *Runner) CostCap() float64 {
 }
 
 // Measure returns the cycles of one call (the emulator is deterministic).
-func (r *Runner) Measure(fn string, args []lang.Value) (backend.Cost, error) {
-	cp := make([]lang.Value, len(args))
+func (r *Runner) Measure(fn string, args []sem.Value) (backend.Cost, error) {
+	cp := make([]sem.Value, len(args))
 	for i, a := range args {
 		cp[i] = a
 		cp[i].Elems = append([]uint64(nil), a.Elems...)
@@ -82,13 +82,13 @@ type placed struct {
 }
 
 // call runs export name on fresh memory, marshalling args per its ABI.
-func (p *program) call(name string, args []lang.Value) ([]lang.Value, uint64, error) {
+func (p *program) call(name string, args []sem.Value) ([]sem.Value, uint64, error) {
 	_, res, cycles, err := p.callOn(name, args)
 	return res, cycles, err
 }
 
 // callOn is call, also returning the machine it ran on.
-func (p *program) callOn(name string, args []lang.Value) (*machine, []lang.Value, uint64, error) {
+func (p *program) callOn(name string, args []sem.Value) (*machine, []sem.Value, uint64, error) {
 	m, abi, bufs, err := p.setup(name, args)
 	if err != nil {
 		return nil, nil, 0, err
@@ -102,7 +102,7 @@ func (p *program) callOn(name string, args []lang.Value) (*machine, []lang.Value
 }
 
 // setup loads the program and the arguments into a fresh machine.
-func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []placed, error) {
+func (p *program) setup(name string, args []sem.Value) (*machine, *funcABI, []placed, error) {
 	f := p.mod.Func(name)
 	abi := p.abis[name]
 	if f == nil || abi == nil {
@@ -128,7 +128,7 @@ func (p *program) setup(name string, args []lang.Value) (*machine, *funcABI, []p
 		}
 		if next+len(data) > 0xff00 {
 			return fmt.Errorf("mos6502: arguments do not fit in memory: %s needs %s bytes at $%04X, and the arguments end at $FEFF (%s bytes left after the program)",
-				argName(sp), lang.Thousands(int64(len(data))), next, lang.Thousands(int64(0xff00-next)))
+				argName(sp), sem.Thousands(int64(len(data))), next, sem.Thousands(int64(0xff00-next)))
 		}
 		if p.run.c64 && next+len(data) > 0xd000 {
 			// With the C64's I/O area modelled, $D011 and $D012 are the
@@ -187,7 +187,7 @@ func argName(sp ir.SigParam) string {
 }
 
 // collect reads back mut arguments and results after a call.
-func (p *program) collect(m *machine, name string, abi *funcABI, args []lang.Value, bufs []placed) ([]lang.Value, error) {
+func (p *program) collect(m *machine, name string, abi *funcABI, args []sem.Value, bufs []placed) ([]sem.Value, error) {
 	f := p.mod.Func(name)
 	if id := int(m.mem.LoadByte(uint16(p.img.labels["trapid"]))); id != 0 {
 		if id <= len(p.checks) && p.checks[id-1] != nil {
@@ -217,11 +217,11 @@ func (p *program) collect(m *machine, name string, abi *funcABI, args []lang.Val
 		}
 		bi++
 	}
-	results := make([]lang.Value, len(f.Sig.Results))
+	results := make([]sem.Value, len(f.Sig.Results))
 	k := 0
 	for i, r := range f.Sig.Results {
 		if r.Array {
-			results[i] = lang.Value{Elems: read(bufs[bi]), IsArray: true}
+			results[i] = sem.Value{Elems: read(bufs[bi]), IsArray: true}
 			bi++
 			continue
 		}
@@ -230,7 +230,7 @@ func (p *program) collect(m *machine, name string, abi *funcABI, args []lang.Val
 			w |= uint64(m.mem.LoadByte(uint16(abi.Results[k]))) << (8 * j)
 			k++
 		}
-		results[i] = lang.Value{Word: w}
+		results[i] = sem.Value{Word: w}
 	}
 	return results, nil
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/sem"
 )
 
 func init() {
@@ -289,7 +289,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 // page): build then tries the next one.
 type fitError struct {
 	msg string
-	pos lang.Pos // where in the source, when one construct is to blame
+	pos sem.Pos // where in the source, when one construct is to blame
 }
 
 func (e *fitError) Error() string {
@@ -302,7 +302,7 @@ func (e *fitError) Error() string {
 // Unwrap gives the error as a positioned diagnostic when it has a position.
 func (e *fitError) Unwrap() error {
 	if e.pos.Line > 0 {
-		return &lang.Diag{Pos: e.pos, Msg: e.msg}
+		return &sem.Diag{Pos: e.pos, Msg: e.msg}
 	}
 	return nil
 }
@@ -317,8 +317,8 @@ func checkArrays(in *backend.Input, lay layout) error {
 	limit := codeLimit - lay.org
 	for _, c := range in.Chains {
 		if c.Bytes > int64(limit) {
-			return &lang.Diag{Pos: c.Pos, Msg: fmt.Sprintf("mos6502: a call of %s needs %s bytes of local arrays (%s); the whole program (code, tables, variables) has %s bytes, $%04X-$%04X",
-				c.Export, lang.Thousands(c.Bytes), c.Where, lang.Thousands(int64(limit)), lay.org, codeLimit-1)}
+			return &sem.Diag{Pos: c.Pos, Msg: fmt.Sprintf("mos6502: a call of %s needs %s bytes of local arrays (%s); the whole program (code, tables, variables) has %s bytes, $%04X-$%04X",
+				c.Export, sem.Thousands(c.Bytes), c.Where, sem.Thousands(int64(limit)), lay.org, codeLimit-1)}
 		}
 	}
 	return nil

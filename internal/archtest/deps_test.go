@@ -18,6 +18,12 @@ var rules = []struct {
 	{"sem", []string{"*"}},
 	// The IR knows the source only through sem.
 	{"ir", []string{"lang", "parser", "driver", "lower", "vm"}},
+	// A backend receives an *ir.Module from the driver (driver/middle):
+	// it sees the program only through ir, sem and the backend contract.
+	{"backend", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
+	{"backend/amd64", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
+	{"backend/jcvm", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
+	{"backend/mos6502", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
 }
 
 // TestDependencies runs `go list -deps` on each package of rules and fails
