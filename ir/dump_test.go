@@ -39,11 +39,40 @@ export fn top(x: u32) -> u32 effects none { return helper(x) ^ helper(x ^ 5) }
 	dumps := strings.Split(all.String(), "# after ")
 	var want string
 	for _, d := range dumps {
-		if strings.HasPrefix(d, "fold ") {
+		if strings.HasPrefix(d, "fold") {
 			want = "# after " + d
 		}
 	}
 	if last.String() != want {
 		t.Errorf("dump=fold is not the module after fold's last run:\n%s\nwant:\n%s", last.String(), want)
+	}
+}
+
+// TestPassNamesDistinct checks the pipeline's instance names are distinct
+// and that the order check catches a broken order or a repeated name.
+func TestPassNamesDistinct(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range ir.Passes {
+		if seen[p.Name] {
+			t.Errorf("two passes named %s", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	if err := ir.CheckPipeline(ir.Passes); err != nil {
+		t.Errorf("the pipeline breaks its own order: %v", err)
+	}
+	swapped := append([]ir.Pass(nil), ir.Passes...)
+	for i, p := range swapped {
+		if p.Name == "legalize" {
+			swapped[i], swapped[i+1] = swapped[i+1], swapped[i]
+			break
+		}
+	}
+	if err := ir.CheckPipeline(swapped); err == nil || !strings.Contains(err.Error(), "legalize must run before expand") {
+		t.Errorf("expand before legalize: got %v", err)
+	}
+	dup := append(append([]ir.Pass(nil), ir.Passes...), ir.Passes[2])
+	if err := ir.CheckPipeline(dup); err == nil || !strings.Contains(err.Error(), "two passes are named") {
+		t.Errorf("a repeated name: got %v", err)
 	}
 }

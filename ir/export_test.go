@@ -24,3 +24,6 @@ func SetMaxFunctionSize(n int) (old int) {
 	old, maxFunctionSize = maxFunctionSize, n
 	return old
 }
+
+// CheckPipeline checks ps against the pipeline's order constraints.
+func CheckPipeline(ps []Pass) error { return checkPipeline(ps, passOrder) }

@@ -68,39 +68,111 @@ const DefaultUnroll = 20000
 
 // Pass is one step of the pipeline.
 type Pass struct {
+	// Name is the instance's name, distinct in the pipeline: the pass's
+	// kind for a kind that runs once, KIND.WHERE for each run of a kind
+	// that runs several times (fold.sroa: the fold after the first sroa).
 	Name     string
 	Run      func(*Module, *Options) error
 	Required bool // cannot be disabled
 	Doc      string
 }
 
-// Passes is the pipeline, in order. A name may appear more than once.
+// Kind is the pass's kind, Name up to the first dot: what Options.Disable
+// and dump=KIND name.
+func (p Pass) Kind() string {
+	k, _, _ := strings.Cut(p.Name, ".")
+	return k
+}
+
+const (
+	docFold     = "constant folding and simplification"
+	docSROA     = "scalar replacement of constant-indexed local arrays"
+	docCopyprop = "copy propagation"
+	docCSE      = "common subexpression elimination"
+	docDCE      = "dead code elimination"
+)
+
+// Passes is the pipeline, in order; each instance has its own name.
 var Passes = []Pass{
 	{Name: "features", Run: features, Required: true, Doc: "settle `have` and expand the SHA-256 builtins the target does not run directly"},
 	{Name: "inline", Run: inline, Required: true, Doc: "inline calls into their callers (all of them, or as Options.InlineBudget says)"},
-	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
-	{Name: "sroa", Run: sroa, Doc: "scalar replacement of constant-indexed local arrays"},
-	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
-	{Name: "copyprop", Run: copyprop, Doc: "copy propagation"},
+	{Name: "fold.early", Run: fold, Doc: docFold},
+	{Name: "sroa.early", Run: sroa, Doc: docSROA},
+	{Name: "fold.sroa", Run: fold, Doc: docFold},
+	{Name: "copyprop.early", Run: copyprop, Doc: docCopyprop},
 	{Name: "unroll", Run: unroll, Doc: "full unrolling of constant-trip loops under the budget"},
-	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
-	{Name: "sroa", Run: sroa, Doc: "scalar replacement of constant-indexed local arrays"},
-	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
-	{Name: "cse", Run: cse, Doc: "common subexpression elimination"},
-	{Name: "copyprop", Run: copyprop, Doc: "copy propagation"},
-	{Name: "dce", Run: dce, Doc: "dead code elimination"},
+	{Name: "fold.unroll", Run: fold, Doc: docFold},
+	{Name: "sroa.unroll", Run: sroa, Doc: docSROA},
+	{Name: "fold.late", Run: fold, Doc: docFold},
+	{Name: "cse.words", Run: cse, Doc: docCSE},
+	{Name: "copyprop.late", Run: copyprop, Doc: docCopyprop},
+	{Name: "dce.words", Run: dce, Doc: docDCE},
 	{Name: "legalize", Run: legalize, Required: true, Doc: "split words wider than W into limbs"},
 	{Name: "expand", Run: expand, Required: true, Doc: "expand the limb ops the target cannot select (Options.Expand)"},
-	{Name: "fold", Run: fold, Doc: "constant folding and simplification"},
-	{Name: "cse", Run: cse, Doc: "common subexpression elimination"},
-	{Name: "copyprop", Run: copyprop, Doc: "copy propagation"},
-	{Name: "dce", Run: dce, Doc: "dead code elimination"},
+	{Name: "fold.limbs", Run: fold, Doc: docFold},
+	{Name: "cse.limbs", Run: cse, Doc: docCSE},
+	{Name: "copyprop.limbs", Run: copyprop, Doc: docCopyprop},
+	{Name: "dce.limbs", Run: dce, Doc: docDCE},
 }
 
-// PassNames returns the distinct pass names, for --help and dump=PASS.
+// passOrder lists the orders the pipeline depends on: the first pass of
+// each pair must run before the second. init checks Passes against it
+// (and that every name is distinct), so a reordering that breaks one is
+// a failure at start-up, not a wrong module.
+var passOrder = []struct{ before, after, why string }{
+	{"features", "inline", "inline sizes callees with `have` settled"},
+	{"inline", "sroa.early", "the callees' arrays are scalar-replaced in their callers"},
+	{"unroll", "sroa.unroll", "unrolling makes loop indices constant"},
+	{"unroll", "legalize", "the unroll budget counts word instructions"},
+	{"inline", "legalize", "inline's policy runs the passes between it and legalize on a callee"},
+	{"legalize", "expand", "expand rewrites limb operations"},
+	{"expand", "fold.limbs", "folding cleans up the expansions"},
+}
+
+func init() {
+	if err := checkPipeline(Passes, passOrder); err != nil {
+		panic("BUG: ir.Passes: " + err.Error())
+	}
+}
+
+// checkPipeline checks that the names in ps are distinct and that ps
+// keeps every order of order.
+func checkPipeline(ps []Pass, order []struct{ before, after, why string }) error {
+	at := map[string]int{}
+	for i, p := range ps {
+		if _, dup := at[p.Name]; dup {
+			return fmt.Errorf("two passes are named %q", p.Name)
+		}
+		if p.Name == "lower" || p.Name == "all" {
+			return fmt.Errorf("a pass is named %q, which -d dump reserves", p.Name)
+		}
+		at[p.Name] = i
+	}
+	for _, o := range order {
+		b, okb := at[o.before]
+		a, oka := at[o.after]
+		switch {
+		case !okb || !oka:
+			return fmt.Errorf("order %s before %s names a pass the pipeline does not have", o.before, o.after)
+		case b >= a:
+			return fmt.Errorf("%s must run before %s (%s)", o.before, o.after, o.why)
+		}
+	}
+	return nil
+}
+
+// PassNames returns the names -d dump= takes, for --help: "lower", each
+// kind (dump=KIND prints after the kind's last instance that runs), and
+// each instance of a kind that runs several times.
 func PassNames() []string {
 	names := []string{"lower"}
 	seen := map[string]bool{"lower": true}
+	for _, p := range Passes {
+		if k := p.Kind(); !seen[k] {
+			seen[k] = true
+			names = append(names, k)
+		}
+	}
 	for _, p := range Passes {
 		if !seen[p.Name] {
 			seen[p.Name] = true
@@ -124,24 +196,22 @@ func Optimize(m *Module, opts Options) error {
 		return runBetween(sub, &opts, after, before, verify)
 	}
 	enabled := func(p Pass) bool {
-		return (p.Required || !contains(opts.Disable, p.Name)) && (p.Name != "legalize" || opts.W != 0)
+		return (p.Required || !opts.disabled(p)) && (p.Name != "legalize" || opts.W != 0)
 	}
-	runs := map[string]int{} // how many times each pass runs
+	last := map[string]string{} // each kind's last enabled instance
 	for _, p := range Passes {
 		if enabled(p) {
-			runs[p.Name]++
+			last[p.Kind()] = p.Name
 		}
 	}
-	count := map[string]int{}
 	for _, p := range Passes {
 		if !enabled(p) {
 			continue
 		}
-		count[p.Name]++
 		if err := p.Run(m, &opts); err != nil {
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
-		if err := opts.AfterPass(m, p.Name, count[p.Name], count[p.Name] == runs[p.Name]); err != nil {
+		if err := opts.AfterPass(m, p.Name, last[p.Kind()] == p.Name); err != nil {
 			return err
 		}
 	}
@@ -159,7 +229,7 @@ func runBetween(sub *Module, o *Options, after, before string, verify bool) erro
 			continue
 		case p.Name == before:
 			return nil
-		case !p.Required && contains(o.Disable, p.Name):
+		case !p.Required && o.disabled(p):
 			continue
 		}
 		if err := p.Run(sub, o); err != nil {
@@ -174,17 +244,24 @@ func runBetween(sub *Module, o *Options, after, before string, verify bool) erro
 	return nil
 }
 
-// AfterPass dumps and verifies m after the nth run of pass name (last:
-// its last run), as o asks: dump=all after every run, dump=NAME after
-// the last. Optimize calls it after each pass, the lowering after "lower".
-func (o *Options) AfterPass(m *Module, name string, nth int, last bool) error {
-	if o.Dump != nil && (o.DumpAfter == "all" || o.DumpAfter == name && last) {
-		fmt.Fprintf(o.Dump, "# after %s (#%d)\n", name, nth)
+// disabled says whether Options.Disable names p or its kind.
+func (o *Options) disabled(p Pass) bool {
+	return contains(o.Disable, p.Name) || contains(o.Disable, p.Kind())
+}
+
+// AfterPass dumps and verifies m after the pass instance name (last: the
+// last instance of its kind that runs), as o asks: dump=all after every
+// instance, dump=NAME after that instance, dump=KIND after the kind's
+// last. Optimize calls it after each pass, the lowering after "lower".
+func (o *Options) AfterPass(m *Module, name string, last bool) error {
+	kind, _, _ := strings.Cut(name, ".")
+	if o.Dump != nil && (o.DumpAfter == "all" || o.DumpAfter == name || o.DumpAfter == kind && last) {
+		fmt.Fprintf(o.Dump, "# after %s\n", name)
 		m.Print(o.Dump)
 	}
 	if o.Verify {
 		if err := m.Verify(); err != nil {
-			return fmt.Errorf("after %s (#%d): %w", name, nth, err)
+			return fmt.Errorf("after %s: %w", name, err)
 		}
 	}
 	return nil

@@ -23,7 +23,7 @@ func Compile(p *lang.Program, opts ir.Options) (m *ir.Module, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := opts.AfterPass(m, "lower", 1, true); err != nil {
+	if err := opts.AfterPass(m, "lower", true); err != nil {
 		return nil, err
 	}
 	if err := ir.Optimize(m, opts); err != nil {
