@@ -48,9 +48,10 @@ func irOptions(opts backend.Options) (ir.Options, error) {
 	// The JCVM's division is signed, its multiply keeps the low half, and a
 	// variable rotate would need a run-time funnel: pass expand rewrites
 	// these into operations lower_ops selects.
-	o := ir.Options{W: width(opts), Unroll: ir.DefaultUnroll, Expand: ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW}
+	o := ir.Options{W: width(opts), Unroll: ir.DefaultUnroll, InlineBudget: ir.InlineAll, Expand: ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW}
 	switch opts.Storage {
 	case "", "auto":
+		o.Unroll, o.InlineBudget = sizeUnroll, sizeInline
 	case "locals":
 		o.Unroll = variantUnroll
 	case "arrays", "pairs":
@@ -121,8 +122,11 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 		rt["clmul"] = rtClmul(cls)
 		cls.Methods = append(cls.Methods, rt["clmul"])
 	}
+	// Modules list every callee before its callers.
+	cls.Funcs = map[*ir.Function]*Method{}
+	needed := rtNeeded(rtMod, mod)
 	for _, f := range rtMod.Funcs {
-		if !f.Export || !usesBuiltin(mod, f.Name) {
+		if !needed[f] {
 			continue
 		}
 		m, err := lowerFunc(cls, f, nil, "rt_"+f.Name, "rt_")
@@ -130,13 +134,13 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 			return nil, nil, err
 		}
 		m.Export = false
-		rt[f.Name] = m
+		if f.Export {
+			rt[f.Name] = m
+		}
+		cls.Funcs[f] = m
 		cls.Methods = append(cls.Methods, m)
 	}
 	for _, f := range mod.Funcs {
-		if !f.Export {
-			continue
-		}
 		m, err := lowerFunc(cls, f, rt, jname(f.Name), "")
 		if err == nil && paramCells(m) > maxCells {
 			// No splitting or spilling can help: refuse it now.
@@ -146,7 +150,10 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 			return nil, nil, err
 		}
 		cls.Methods = append(cls.Methods, m)
-		cls.Exports = append(cls.Exports, &Export{Name: f.Name, Method: m, Fn: f})
+		cls.Funcs[f] = m
+		if f.Export {
+			cls.Exports = append(cls.Exports, &Export{Name: f.Name, Method: m, Fn: f})
+		}
 	}
 	if err := finish(cls, budget); err != nil {
 		return cls, nil, err
@@ -241,9 +248,7 @@ func usesBuiltin(mod *ir.Module, name string) bool {
 		}
 	}
 	for _, f := range mod.Funcs {
-		if f.Export {
-			walk(f.Body)
-		}
+		walk(f.Body)
 	}
 	return found
 }

@@ -1,0 +1,85 @@
+package jcvm
+
+import (
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/stdlib/golden"
+)
+
+// TestBlake2bSize checks the size goal of the default layout: BLAKE2b's
+// bytecode at most 24 KB with int and 32 KB without, its deepest stack
+// within the jcop4 profile, and one compression method that the exports
+// share (it was inlined three times, fully unrolled: 315,238 and 715,739
+// bytes).
+func TestBlake2bSize(t *testing.T) {
+	p, err := golden.Load("blake2b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		noInt bool
+		max   int
+	}{{false, 24 << 10}, {true, 32 << 10}} {
+		cls, _, err := compileClass(p, backend.Options{NoInt: c.noInt})
+		if err != nil {
+			t.Fatalf("noInt=%v: %v", c.noInt, err)
+		}
+		st, err := statsOf(cls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("noInt=%v: method_bytes=%d stack_bytes=%d", c.noInt, st.methodBytes, st.stackBytes)
+		if st.methodBytes > c.max {
+			t.Errorf("noInt=%v: %d bytes of bytecode, want at most %d", c.noInt, st.methodBytes, c.max)
+		}
+		if err := st.fits(cls, Cards["jcop4"]); err != nil {
+			t.Errorf("noInt=%v: %v", c.noInt, err)
+		}
+		if n := methodsNamed(cls, "compress"); n != 1 {
+			t.Errorf("noInt=%v: %d methods compress, want 1 shared by the exports", c.noInt, n)
+		}
+	}
+}
+
+// TestSharedCallee checks that a function kept as a call is one method
+// that the exports call (testdata/regress/calls.lw; TestRegressions runs it
+// against the VM).
+func TestSharedCallee(t *testing.T) {
+	p, ds := driver.Load("testdata/regress/calls.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	for _, noInt := range []bool{false, true} {
+		cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+		if err != nil {
+			t.Fatalf("noInt=%v: %v", noInt, err)
+		}
+		if n := methodsNamed(cls, "mix"); n != 1 {
+			t.Fatalf("noInt=%v: %d methods mix, want 1", noInt, n)
+		}
+		callers := map[string]bool{}
+		for _, m := range cls.Methods {
+			for _, in := range m.Code {
+				if in.Op == opInvokestatic && int(in.A) >= len(cls.Fields) && int(in.A)-len(cls.Fields) < len(cls.Methods) &&
+					cls.Methods[int(in.A)-len(cls.Fields)].Name == "mix" {
+					callers[m.Name] = true
+				}
+			}
+		}
+		if !callers["one"] || len(callers) < 2 {
+			t.Errorf("noInt=%v: mix is called from %v, want one and both's methods", noInt, callers)
+		}
+	}
+}
+
+func methodsNamed(cls *Class, name string) int {
+	n := 0
+	for _, m := range cls.Methods {
+		if m.Name == name {
+			n++
+		}
+	}
+	return n
+}
