@@ -12,18 +12,29 @@ package jcvm
 //     BLAKE2b's compression (called from three places in two exports)
 //     is one method; byte swaps and small helpers are inlined.
 //   - sizeUnroll: a loop is unrolled fully only when trips × body stays
-//     within this many instructions. BLAKE2b's 12 rounds stay a loop
-//     (stdlib/blake2b.lw keeps its message words in variables, reordered
-//     between rounds by constant permutations), and so do SHA-256's rounds.
+//     within this many instructions (counted before legalization, so at
+//     both widths). BLAKE2b's 12 rounds stay a loop (stdlib/blake2b.lw
+//     keeps its message words in variables, reordered between rounds by
+//     constant permutations), and so do AES's rounds over eight blocks
+//     and SHA-256's 16-round groups.
 //
-// Measured (jcop4, `bench --block`, per block): BLAKE2b 94.1 ms (band to
-// 142.7 ms) with int, 259.8 ms (to 393.9 ms) with --no-int, against 87.4
-// and 257.8 ms all inlined and unrolled, for 13,275 and 17,869 bytes of bytecode
-// instead of 315,238 and 715,739.
+// Measured (jcop4; bytes of bytecode, ms per block by `bench --block`):
+//
+//	unroll  blake2b          sha256           aes (ctr)        gcm (seal)
+//	1000    13,275 94.1 ms   7,113 35.7 ms    43,544 70.0 ms   70,139 125.5 ms  (int)
+//	         17,869 259.8 ms  18,110 169.5 ms  45,911 76.3 ms   63,167 231.8 ms  (--no-int)
+//	500     13,275 94.1 ms   14,353 27.9 ms   30,040 70.0 ms   70,139 125.5 ms
+//	         17,869 259.8 ms  48,419 140.0 ms  31,192 76.2 ms   63,167 231.8 ms
+//	300     12,151 94.1 ms   4,996 77.5 ms    24,040 76.1 ms   45,667 125.5 ms
+//	         17,086 259.8 ms  6,975 202.6 ms   22,456 81.4 ms   44,186 231.8 ms
+//
+// 300 is the largest budget at which every module fits the Method
+// component at both widths (gcm does not at 500); SHA-256 pays for it:
+// its 16-round groups unroll from about 480.
 //
 // The forced layouts (locals, arrays, pairs) reproduce the calibration's
 // variants and keep inlining everything.
 const (
 	sizeInline = 200
-	sizeUnroll = 1000
+	sizeUnroll = 300
 )

@@ -83,3 +83,30 @@ func methodsNamed(cls *Class, name string) int {
 	}
 	return n
 }
+
+// TestStdlibFitsJcop4 checks that every stdlib module fits the jcop4
+// profile at both widths (Method component, stack, RAM, persistent
+// memory): before the size budgets gcm, blake2b and sha256 --no-int did
+// not.
+func TestStdlibFitsJcop4(t *testing.T) {
+	for _, noInt := range []bool{false, true} {
+		for _, mod := range stdlibModules {
+			p, err := golden.Load(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+			if err != nil {
+				t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
+			}
+			st, err := statsOf(cls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s noInt=%v: method_bytes=%d stack_bytes=%d", mod, noInt, st.methodBytes, st.stackBytes)
+			if err := st.fits(cls, Cards["jcop4"]); err != nil {
+				t.Errorf("%s noInt=%v: %v", mod, noInt, err)
+			}
+		}
+	}
+}
