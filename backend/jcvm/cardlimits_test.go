@@ -126,8 +126,8 @@ func TestCardLimits(t *testing.T) {
 		t.Errorf("sha256 with int fits jcop4: %v", err)
 	}
 
-	// Each limit by itself, on sha256 with int (7,113 bytes, a stack of
-	// 282, 162 of RAM, 3 methods).
+	// Each limit by itself, on sha256 with int (6,126 bytes, a stack of
+	// 266, 162 of RAM, 3 methods).
 	cls, _, err := compileClass(sha, backend.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -110,3 +110,38 @@ func TestStdlibFitsJcop4(t *testing.T) {
 		}
 	}
 }
+
+// TestSHA256Rolled checks SHA-256 under the size budgets: its four groups
+// of 16 rounds stay a loop, but each group's rounds and schedule unroll
+// (two loops of eight in stdlib/sha256.lw), so that the schedule words
+// stay in variables: at most 40 ms per block with int and 180 ms without
+// (77.5 and 202.6 ms with the 16-round loops rolled, the words in memory),
+// and at most 32 KB of bytecode.
+func TestSHA256Rolled(t *testing.T) {
+	p, err := golden.Load("sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		noInt bool
+		ms    float64
+	}{{false, 40}, {true, 180}} {
+		opts := backend.Options{NoInt: c.noInt}
+		ms := slopeMs(t, "sha256", "sha256", 64, opts)
+		cls, _, err := compileClass(p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := statsOf(cls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("noInt=%v: %.1f ms per block, method_bytes=%d", c.noInt, ms, st.methodBytes)
+		if ms > c.ms {
+			t.Errorf("noInt=%v: %.1f ms per block, want at most %.0f", c.noInt, ms, c.ms)
+		}
+		if st.methodBytes > 32<<10 {
+			t.Errorf("noInt=%v: %d bytes of bytecode, want at most %d", c.noInt, st.methodBytes, 32<<10)
+		}
+	}
+}
