@@ -141,7 +141,7 @@ func compileClassSplit(p *lang.Program, opts backend.Options, budget int) (*Clas
 		cls.Methods = append(cls.Methods, m)
 	}
 	for _, f := range mod.Funcs {
-		m, err := lowerFunc(cls, f, rt, jname(f.Name), "")
+		m, err := lowerFunc(cls, f, rt, methodName(cls, f), "")
 		if err == nil && paramCells(m) > maxCells {
 			// No splitting or spilling can help: refuse it now.
 			err = m.limitErr(fmt.Sprintf("jcvm: method %s needs %d local cells (limit %d)", m.Name, paramCells(m), maxCells))

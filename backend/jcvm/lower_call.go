@@ -120,3 +120,28 @@ func rtNeeded(rtMod, mod *ir.Module) map[*ir.Function]bool {
 	}
 	return need
 }
+
+// hasMethod reports whether the class has a method named name (init()
+// included).
+func (c *Class) hasMethod(name string) bool {
+	if name == "init" {
+		return true
+	}
+	for _, m := range c.Methods {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// methodName is the name of the method of a module function: its own,
+// unless a method of the class (the runtime's, init) has it already, as a
+// function that is not exported may (an export's name is its interface).
+func methodName(cls *Class, f *ir.Function) string {
+	name := jname(f.Name)
+	for !f.Export && cls.hasMethod(name) {
+		name += "_"
+	}
+	return name
+}

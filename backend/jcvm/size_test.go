@@ -145,3 +145,29 @@ func TestSHA256Rolled(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodNamesUnique: a function kept as a call named like a method the
+// class has already (init) gets another name (testdata/regress/names.lw;
+// TestRegressions runs it against the VM).
+func TestMethodNamesUnique(t *testing.T) {
+	p, ds := driver.Load("testdata/regress/names.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	for _, noInt := range []bool{false, true} {
+		cls, _, err := compileClass(p, backend.Options{NoInt: noInt})
+		if err != nil {
+			t.Fatalf("noInt=%v: %v", noInt, err)
+		}
+		seen := map[string]bool{"init": true}
+		for _, m := range cls.Methods {
+			if seen[m.Name] {
+				t.Errorf("noInt=%v: two methods %s", noInt, m.Name)
+			}
+			seen[m.Name] = true
+		}
+		if !seen["init_"] {
+			t.Errorf("noInt=%v: no method init_ for the function init", noInt)
+		}
+	}
+}
