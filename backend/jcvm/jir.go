@@ -254,6 +254,8 @@ type Method struct {
 	Size  int      // bytecode size in bytes
 	Index int      // position in the class's method table
 	Pos   lang.Pos // the source function's declaration (zero for the runtime's)
+	// carryInt marks the class's method reading an int from carry.
+	carryInt bool
 }
 
 // newVar adds a local of kind k to m.

@@ -333,9 +333,8 @@ func (l *lowerer) storeCarry(k int, e Expr) int {
 func (l *lowerer) loadCarry(k int, kd Kind) (Expr, int) {
 	c := l.cls.Carry
 	if kd == KInt {
-		hi := conv(&ELoad{A: c, I: sconst(int32(k))}, KInt)
-		lo := bin(OAnd, KInt, conv(&ELoad{A: c, I: sconst(int32(k + 1))}, KInt), iconst(0xffff))
-		return bin(OOr, KInt, bin(OShl, KInt, hi, iconst(16)), lo), k + 2
+		// One call of rt_carry (4 bytes) instead of its 20 bytes inline.
+		return &ECall{M: l.cls.carryInt(), Args: []Expr{sconst(int32(k))}}, k + 2
 	}
 	return &ELoad{A: c, I: sconst(int32(k))}, k + 1
 }

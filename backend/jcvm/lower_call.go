@@ -145,3 +145,27 @@ func methodName(cls *Class, f *ir.Function) string {
 	}
 	return name
 }
+
+// carryInt returns the method reading the int at short index k of the
+// carry array (two shorts, high first), making it on first use. Every
+// multi-result call reads its int results through it: a call site takes
+// 4 bytes of bytecode per int instead of 20, for about 23 µs more per int.
+func (c *Class) carryInt() *Method {
+	for _, m := range c.Methods {
+		if m.carryInt {
+			return m
+		}
+	}
+	name := "rt_carry"
+	for c.hasMethod(name) {
+		name += "_"
+	}
+	m := &Method{Name: name, Ret: KInt, carryInt: true}
+	k := m.newVar(KShort)
+	m.Params = []*Var{k}
+	hi := conv(&ELoad{A: c.Carry, I: &EVar{V: k}}, KInt)
+	lo := bin(OAnd, KInt, conv(&ELoad{A: c.Carry, I: bin(OAdd, KShort, &EVar{V: k}, sconst(1))}, KInt), iconst(0xffff))
+	m.Body = []Stmt{&SReturn{X: bin(OOr, KInt, bin(OShl, KInt, hi, iconst(16)), lo)}}
+	c.Methods = append(c.Methods, m)
+	return m
+}

@@ -286,6 +286,10 @@ public final class Hwbranch {
         return;
     }
 
+    static int rt_carry(short v0) {
+        return (((int) carry[v0]) << 16) | (((int) carry[(short) (v0 + (short) 1)]) & 65535);
+    }
+
     static void rt_enc(int v0, int v1, int v2, int v3, int v4, int v5, int v6, int v7) {
         int v8 = 0;
         int v9 = 0;
@@ -320,10 +324,10 @@ public final class Hwbranch {
         int v38 = 0;
         int v39 = 0;
         rt_sub_bytes(v0, v1, v2, v3);
-        v8 = (((int) carry[(short) 0]) << 16) | (((int) carry[(short) 1]) & 65535);
-        v9 = (((int) carry[(short) 2]) << 16) | (((int) carry[(short) 3]) & 65535);
-        v10 = (((int) carry[(short) 4]) << 16) | (((int) carry[(short) 5]) & 65535);
-        v11 = (((int) carry[(short) 6]) << 16) | (((int) carry[(short) 7]) & 65535);
+        v8 = rt_carry((short) 0);
+        v9 = rt_carry((short) 2);
+        v10 = rt_carry((short) 4);
+        v11 = rt_carry((short) 6);
         v12 = (short) v8;
         v13 = (short) v10;
         v14 = (short) ((v9 << 16) | (v8 >>> 16));
@@ -373,10 +377,10 @@ public final class Hwbranch {
         v4 = (((int) s[v1]) << 16) | (((int) s[(short) (v1 + (short) 1)]) & 65535);
         v5 = (((int) s[(short) (v1 + (short) 2)]) << 16) | (((int) s[(short) (v1 + (short) 3)]) & 65535);
         rt_enc((v4 << 1) ^ ((((int) s[(short) (v1 + (short) 4)]) << 16) | (((int) s[(short) (v1 + (short) 5)]) & 65535)), ((v5 << 1) | (v4 >>> 31)) ^ ((((int) s[(short) (v1 + (short) 6)]) << 16) | (((int) s[(short) (v1 + (short) 7)]) & 65535)), v5 >>> 31, 0, (((int) k[v3]) << 16) | (((int) k[(short) (v3 + (short) 1)]) & 65535), (((int) k[(short) (v3 + (short) 2)]) << 16) | (((int) k[(short) (v3 + (short) 3)]) & 65535), (((int) k[(short) (v3 + (short) 4)]) << 16) | (((int) k[(short) (v3 + (short) 5)]) & 65535), (((int) k[(short) (v3 + (short) 6)]) << 16) | (((int) k[(short) (v3 + (short) 7)]) & 65535));
-        v6 = (((int) carry[(short) 0]) << 16) | (((int) carry[(short) 1]) & 65535);
-        v7 = (((int) carry[(short) 2]) << 16) | (((int) carry[(short) 3]) & 65535);
-        v8 = (((int) carry[(short) 4]) << 16) | (((int) carry[(short) 5]) & 65535);
-        v9 = (((int) carry[(short) 6]) << 16) | (((int) carry[(short) 7]) & 65535);
+        v6 = rt_carry((short) 0);
+        v7 = rt_carry((short) 2);
+        v8 = rt_carry((short) 4);
+        v9 = rt_carry((short) 6);
         s[v1] = (short) (v6 >>> 16);
         s[(short) (v1 + (short) 1)] = (short) v6;
         s[(short) (v1 + (short) 2)] = (short) (v7 >>> 16);
