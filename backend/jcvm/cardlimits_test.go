@@ -2,6 +2,7 @@ package jcvm
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -85,11 +86,23 @@ func TestCardLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The standard library fits now: a module of long straight-line code
+	// (about 110 KB) does not.
+	var src strings.Builder
+	src.WriteString("module big\n\nexport fn big(a: mut [16]u32) effects none {\n")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&src, "    a[%d] ^= (a[%d] + %d) >>> %d\n", i%16, (i*7+3)%16, i, i%31+1)
+	}
+	src.WriteString("}\n")
+	big, ds := driver.LoadSource("big.lw", []byte(src.String()))
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
 	var st backend.Stats
-	_, err = compileArtifact(input(sha), backend.Options{NoInt: true, Emit: "jca", Stats: &st})
+	_, err = compileArtifact(input(big), backend.Options{NoInt: true, Emit: "jca", Stats: &st})
 	var cle *CardLimitError
 	if !errors.As(err, &cle) {
-		t.Fatalf("sha256 --no-int: %v; want a card limit error", err)
+		t.Fatalf("big --no-int: %v; want a card limit error", err)
 	}
 	msg := err.Error()
 	for _, s := range []string{"does not fit card jcop4", "Method component", "(limit 65,535)", "--no-card-limits"} {
@@ -103,18 +116,18 @@ func TestCardLimits(t *testing.T) {
 	if !strings.Contains(st.String(), "fits=false\n") || !strings.Contains(st.String(), "method_bytes=") {
 		t.Errorf("stats of the refused module: %s", st)
 	}
-	if _, err := compileArtifact(input(sha), backend.Options{NoInt: true, Emit: "jca", NoCardLimits: true}); err != nil {
+	if _, err := compileArtifact(input(big), backend.Options{NoInt: true, Emit: "jca", NoCardLimits: true}); err != nil {
 		t.Errorf("--no-card-limits: %v", err)
 	}
-	if _, err := prepare(input(sha), backend.Options{NoInt: true}); err != nil {
+	if _, err := prepare(input(big), backend.Options{NoInt: true}); err != nil {
 		t.Errorf("the simulator refuses: %v", err)
 	}
 	if _, err := compileArtifact(input(sha), backend.Options{Emit: "java"}); err != nil {
 		t.Errorf("sha256 with int fits jcop4: %v", err)
 	}
 
-	// Each limit by itself, on sha256 with int (37,862 bytes, a stack of
-	// 894, 130 of RAM, 6 methods).
+	// Each limit by itself, on sha256 with int (6,126 bytes, a stack of
+	// 266, 162 of RAM, 3 methods).
 	cls, err := compileClass(input(sha), backend.Options{})
 	if err != nil {
 		t.Fatal(err)

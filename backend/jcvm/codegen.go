@@ -306,6 +306,8 @@ func (g *codegen) expr(e Expr) {
 		g.place(end)
 	case *ECall:
 		g.call(e)
+	case *EArr:
+		g.arrayRef(e.A)
 	default:
 		panic(fmt.Sprintf("BUG: jcvm codegen: expression %T", e))
 	}

@@ -46,9 +46,10 @@ func irOptions(opts backend.Options) (ir.Options, error) {
 	// The JCVM's division is signed, its multiply keeps the low half, and a
 	// variable rotate would need a run-time funnel: pass expand rewrites
 	// these into operations lower_ops selects.
-	o := ir.Options{W: width(opts), Unroll: ir.DefaultUnroll, Expand: ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW}
+	o := ir.Options{W: width(opts), Unroll: ir.DefaultUnroll, InlineBudget: ir.InlineAll, Expand: ir.ExpandDiv | ir.ExpandRotate | ir.ExpandMulW}
 	switch opts.Storage {
 	case "", "auto":
+		o.Unroll, o.InlineBudget = sizeUnroll, sizeInline
 	case "locals":
 		o.Unroll = variantUnroll
 	case "arrays", "pairs":
@@ -117,8 +118,11 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 		rt["clmul"] = rtClmul(cls)
 		cls.Methods = append(cls.Methods, rt["clmul"])
 	}
+	// Modules list every callee before its callers.
+	cls.Funcs = map[*ir.Function]*Method{}
+	needed := rtNeeded(rtMod, mod)
 	for _, f := range rtMod.Funcs {
-		if !f.Export || !usesBuiltin(mod, f.Name) {
+		if !needed[f] {
 			continue
 		}
 		m, err := lowerFunc(cls, f, nil, "rt_"+f.Name, "rt_")
@@ -126,14 +130,14 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 			return nil, err
 		}
 		m.Export = false
-		rt[f.Name] = m
+		if f.Export {
+			rt[f.Name] = m
+		}
+		cls.Funcs[f] = m
 		cls.Methods = append(cls.Methods, m)
 	}
 	for _, f := range mod.Funcs {
-		if !f.Export {
-			continue
-		}
-		m, err := lowerFunc(cls, f, rt, jname(f.Name), "")
+		m, err := lowerFunc(cls, f, rt, methodName(cls, f), "")
 		if err == nil && paramCells(m) > maxCells {
 			// No splitting or spilling can help: refuse it now.
 			err = m.limitErr(fmt.Sprintf("jcvm: method %s needs %d local cells (limit %d)", m.Name, paramCells(m), maxCells))
@@ -142,7 +146,10 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 			return nil, err
 		}
 		cls.Methods = append(cls.Methods, m)
-		cls.Exports = append(cls.Exports, &Export{Name: f.Name, Method: m, Fn: f})
+		cls.Funcs[f] = m
+		if f.Export {
+			cls.Exports = append(cls.Exports, &Export{Name: f.Name, Method: m, Fn: f})
+		}
 	}
 	if err := finish(cls, budget); err != nil {
 		return cls, err
@@ -237,9 +244,7 @@ func usesBuiltin(mod *ir.Module, name string) bool {
 		}
 	}
 	for _, f := range mod.Funcs {
-		if f.Export {
-			walk(f.Body)
-		}
+		walk(f.Body)
 	}
 	return found
 }

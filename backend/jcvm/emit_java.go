@@ -164,7 +164,7 @@ func (p *javaPrinter) arrName(a *Arr) string {
 // paren prints e so it can be an operand.
 func (p *javaPrinter) paren(e Expr) string {
 	switch e.(type) {
-	case *EVar, *EConst, *ELoad, *ECall:
+	case *EVar, *EConst, *ELoad, *ECall, *EArr:
 		return p.expr(e)
 	}
 	return "(" + p.expr(e) + ")"
@@ -216,6 +216,8 @@ func (p *javaPrinter) expr(e Expr) string {
 			args = append(args, p.expr(a))
 		}
 		return fmt.Sprintf("%s(%s)", e.M.Name, strings.Join(args, ", "))
+	case *EArr:
+		return p.arrName(e.A)
 	}
 	panic(fmt.Sprintf("BUG: jcvm java printer: %T", e))
 }

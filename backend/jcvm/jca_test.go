@@ -177,20 +177,20 @@ func jcaRunner(opts backend.Options, edit func(string) string) golden.Runner {
 	}
 }
 
-// TestJCATextIsWhatRuns: an edit of the printed text (an opcode, two
-// values of a constant table) changes what the simulator computes, so the
+// TestJCATextIsWhatRuns: an edit of the printed text (an opcode, a
+// value of a constant table) changes what the simulator computes, so the
 // golden suite above checks the text, not the compiler's memory.
 func TestJCATextIsWhatRuns(t *testing.T) {
 	var ps golden.Programs
 	sha := golden.SHA256Case("sha256/abc", []byte("abc"))
-	blake := golden.Blake2bCase("blake2b/abc", []byte("abc"))
 	for _, tc := range []struct {
 		c        golden.Case
 		opts     backend.Options
 		from, to string
 	}{
 		{sha, backend.Options{}, "\tixor;\n", "\tior;\n"},
-		{blake, backend.Options{Storage: "locals"}, "SIGMA = {0, 1, 2,", "SIGMA = {1, 0, 2,"},
+		// The round constants: SHA-256's rounds stay a loop that reads them.
+		{sha, backend.Options{}, "K = {17034, 12184,", "K = {17035, 12184,"},
 	} {
 		if err := golden.RunCase(&ps, jcaRunner(tc.opts, nil), tc.c); err != nil {
 			t.Fatalf("%s unedited: %v", tc.c.Name, err)

@@ -159,6 +159,9 @@ type ECond struct {
 	T, F Expr
 }
 
+// EArr is the reference to a static array (an argument of a call).
+type EArr struct{ A *Arr }
+
 // ECall calls a static method of the class.
 type ECall struct {
 	M    *Method
@@ -185,6 +188,7 @@ func (e *ELoad) Kind() Kind {
 func (e *ELen) Kind() Kind  { return KShort }
 func (e *ECond) Kind() Kind { return e.T.Kind() }
 func (e *ECall) Kind() Kind { return e.M.Ret }
+func (e *EArr) Kind() Kind  { return KRef }
 
 // Stmt is a statement.
 type Stmt interface{ stmt() }
@@ -250,6 +254,8 @@ type Method struct {
 	Size  int     // bytecode size in bytes
 	Index int     // position in the class's method table
 	Pos   sem.Pos // the source function's declaration (zero for the runtime's)
+	// carryInt marks the class's method reading an int from carry.
+	carryInt bool
 }
 
 // newVar adds a local of kind k to m.
@@ -269,6 +275,9 @@ type Class struct {
 	W       int
 	IntArrs bool // u32 work arrays as int[] (the notebook's int-array variant)
 	Carry   *Arr // the transient short array multi-result methods return through
+	// Funcs are the methods of the module's functions that calls reach
+	// (exported or not), by IR function.
+	Funcs map[*ir.Function]*Method
 }
 
 // Export describes how an exported Lowent function maps onto its method.

@@ -33,6 +33,9 @@ type lowerer struct {
 	sink   map[*ir.Block]*sinkBlock
 	inline map[*ir.Instr]bool
 	root   map[*ir.Instr]int
+	// target is, for the result of an if, the variable it is assigned to
+	// (yieldTargets).
+	target map[*ir.Value]*Var
 }
 
 type clmulKey struct {
@@ -148,7 +151,8 @@ func lowerFunc(cls *Class, f *ir.Function, rt map[string]*Method, name, pre stri
 	m = &Method{Name: name, Export: f.Export, Pos: f.Pos}
 	l := &lowerer{cls: cls, m: m, f: f, w: cls.W, val: map[*ir.Value]Expr{}, uses: map[*ir.Value]int{},
 		at: map[*ir.Value]*ir.Block{}, arrs: map[*ir.Array]*Arr{}, rt: rt, pre: pre,
-		sink: map[*ir.Block]*sinkBlock{}, inline: map[*ir.Instr]bool{}, root: map[*ir.Instr]int{}}
+		sink: map[*ir.Block]*sinkBlock{}, inline: map[*ir.Instr]bool{}, root: map[*ir.Instr]int{},
+		target: map[*ir.Value]*Var{}}
 	for _, p := range f.Params {
 		if p.Val != nil {
 			v := m.newVar(l.kindOf(p.Val.Type))
@@ -329,9 +333,8 @@ func (l *lowerer) storeCarry(k int, e Expr) int {
 func (l *lowerer) loadCarry(k int, kd Kind) (Expr, int) {
 	c := l.cls.Carry
 	if kd == KInt {
-		hi := conv(&ELoad{A: c, I: sconst(int32(k))}, KInt)
-		lo := bin(OAnd, KInt, conv(&ELoad{A: c, I: sconst(int32(k + 1))}, KInt), iconst(0xffff))
-		return bin(OOr, KInt, bin(OShl, KInt, hi, iconst(16)), lo), k + 2
+		// One call of rt_carry (4 bytes) instead of its 20 bytes inline.
+		return &ECall{M: l.cls.carryInt(), Args: []Expr{sconst(int32(k))}}, k + 2
 	}
 	return &ELoad{A: c, I: sconst(int32(k))}, k + 1
 }
@@ -340,21 +343,46 @@ func (l *lowerer) ifInstr(in *ir.Instr) {
 	c := condOf(l.get(in.Args[0]))
 	res := make([]*Var, len(in.Results))
 	for i, r := range in.Results {
-		res[i] = l.m.newVar(l.kindOf(r.Type))
+		if v := l.target[r]; v != nil && v.Kind == l.kindOf(r.Type) {
+			res[i] = v
+		} else {
+			res[i] = l.m.newVar(l.kindOf(r.Type))
+		}
 		l.val[r] = &EVar{V: res[i]}
 	}
 	s := &SIf{C: c}
 	saved := l.out
 	for bi, dst := range []*[]Stmt{&s.Then, &s.Else} {
 		l.out = dst
+		l.yieldTargets(in.Blocks[bi], res)
 		l.block(in.Blocks[bi], func(args []Expr) {
-			for i, a := range args {
-				l.emit(&SAssign{V: res[i], X: a})
-			}
+			// A result may be a variable the branch reads (a loop's,
+			// through yieldTargets): assign them all at once.
+			l.parallelMove(res, args)
 		})
 	}
 	l.out = saved
 	l.emit(s)
+}
+
+// yieldTargets lets the if that ends block b (just before its yield) assign
+// the variables res that b's yield assigns, when b yields its results and
+// nothing else uses them: a chain of else-ifs at the end of a loop body then
+// moves each value once, into the loop's own variable, not once per level.
+// The if's branches assign their results all at once at their end, and
+// nothing runs after the if in b, so a variable res names is read with its
+// old value wherever the code before reads it.
+func (l *lowerer) yieldTargets(b *ir.Block, res []*Var) {
+	n := len(b.Instrs)
+	if n < 2 || b.Instrs[n-1].Op != ir.OpYield || b.Instrs[n-2].Op != ir.OpIf {
+		return
+	}
+	last := b.Instrs[n-2]
+	for j, a := range b.Instrs[n-1].Args {
+		if j < len(res) && a.Def == last && l.uses[a] == 1 {
+			l.target[a] = res[j]
+		}
+	}
 }
 
 // forInstr lowers `for idx = lo to hi iter(...)` to a while loop. At W=16
@@ -409,6 +437,7 @@ func (l *lowerer) forInstr(in *ir.Instr) {
 	w := &SWhile{C: cond}
 	saved := l.out
 	l.out = &w.Body
+	l.yieldTargets(body, iters)
 	l.block(body, func(args []Expr) {
 		l.parallelAssign(iters, args)
 		one := kconst(idx[0].Kind, 1)
@@ -448,6 +477,81 @@ func (l *lowerer) parallelAssign(dst []*Var, src []Expr) {
 		}
 		l.emit(&SAssign{V: dst[i], X: e})
 	}
+}
+
+// parallelMove sets dst[i] = src[i] for all i at once. An assignment
+// goes first when no other pending source reads its variable; when every
+// pending one is read by another (a cycle, as in a permutation), one
+// variable's old value moves to a temporary, which the sources reading it
+// read instead.
+func (l *lowerer) parallelMove(dst []*Var, src []Expr) {
+	type move struct {
+		v *Var
+		x Expr
+	}
+	var pending []move
+	for i, e := range src {
+		if ev, ok := e.(*EVar); ok && ev.V == dst[i] {
+			continue
+		}
+		pending = append(pending, move{dst[i], e})
+	}
+	for len(pending) > 0 {
+		done := false
+		for i, mv := range pending {
+			read := false
+			for j, o := range pending {
+				if j != i && mentions(o.x, mv.v) {
+					read = true
+					break
+				}
+			}
+			if !read {
+				l.emit(&SAssign{V: mv.v, X: mv.x})
+				pending = append(pending[:i], pending[i+1:]...)
+				done = true
+				break
+			}
+		}
+		if done {
+			continue
+		}
+		// A cycle: save the first pending variable's old value.
+		v := pending[0].v
+		t := l.m.newVar(v.Kind)
+		l.emit(&SAssign{V: t, X: &EVar{V: v}})
+		for i := range pending {
+			pending[i].x = replaceVar(pending[i].x, v, t)
+		}
+	}
+}
+
+// replaceVar returns e reading t where it read v.
+func replaceVar(e Expr, v, t *Var) Expr {
+	switch x := e.(type) {
+	case *EVar:
+		if x.V == v {
+			return &EVar{V: t}
+		}
+	case *EBin:
+		return &EBin{Op: x.Op, K: x.K, X: replaceVar(x.X, v, t), Y: replaceVar(x.Y, v, t)}
+	case *ENeg:
+		return &ENeg{X: replaceVar(x.X, v, t)}
+	case *EConv:
+		return &EConv{To: x.To, B: x.B, X: replaceVar(x.X, v, t)}
+	case *ELoad:
+		return &ELoad{A: x.A, I: replaceVar(x.I, v, t)}
+	case *ECond:
+		c := Cond{Rel: x.C.Rel, X: replaceVar(x.C.X, v, t), Y: replaceVar(x.C.Y, v, t)}
+		return &ECond{C: c, T: replaceVar(x.T, v, t), F: replaceVar(x.F, v, t)}
+	case *ECall:
+		args := make([]Expr, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = replaceVar(a, v, t)
+		}
+		return &ECall{M: x.M, Args: args}
+	}
+	return e
 }
 
 // mentions reports whether e reads v.

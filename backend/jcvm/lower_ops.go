@@ -124,6 +124,8 @@ func (l *lowerer) instr(in *ir.Instr) []Expr {
 		return nil
 	case ir.OpTrace:
 		return nil
+	case ir.OpCall:
+		return l.call(in)
 	}
 	l.fail("operation %s is not supported", in.Op)
 	return nil

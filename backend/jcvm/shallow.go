@@ -106,7 +106,7 @@ func condNeed(c Cond) int {
 // hoister adds, and evaluating it has no effect: it may move after them.
 func stable(e Expr) bool {
 	switch e.(type) {
-	case *EConst, *EVar, *ELen:
+	case *EConst, *EVar, *ELen, *EArr:
 		return true
 	}
 	return false

@@ -93,6 +93,9 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 		piece := ss[cuts[j]:end]
 		shared := sharedVars(s.m, ss[cuts[j]:], all, outs)
 		s.n++
+		for s.cls.hasMethod(s.m.Name + "_" + itoa(s.n)) {
+			s.n++ // a function of the program has that name
+		}
 		child := &Method{Name: s.m.Name + "_" + itoa(s.n), Ret: KVoid, nextID: s.m.nextID, Pos: s.m.Pos}
 		if returns {
 			child.Ret = s.m.Ret

@@ -83,9 +83,9 @@ func TestEmitJavaCardTree(t *testing.T) {
 	assert.Len(t, treeFiles(t, empty), 4)
 
 	// A module over the card's limits: nothing is written.
-	sha := filepath.Join(stdlibDir, "sha256.lw")
+	big := bigJcvmModule(t, t.TempDir())
 	refused := filepath.Join(dir, "refused")
-	status, _, errs = lowentc("--target", "jcvm", "--no-int", "--emit", "javacard", "-o", refused, sha)
+	status, _, errs = lowentc("--target", "jcvm", "--no-int", "--emit", "javacard", "-o", refused, big)
 	assert.Equal(t, exitFail, status)
 	assert.Contains(t, errs, "lowentc: jcvm: the module does not fit card jcop4")
 	_, err = os.Stat(refused)
