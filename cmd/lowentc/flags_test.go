@@ -96,3 +96,37 @@ func TestCommandLineContract(t *testing.T) {
 		assert.Equal(t, want[i], got[i], "lowentc %q", want[i].Args)
 	}
 }
+
+// TestTargetsRegisterTheirFlags: the targets a flag acts on, and its entry
+// in --help, come from the registrations of the targets that read it
+// (--hw: amd64's and the hosts').
+func TestTargetsRegisterTheirFlags(t *testing.T) {
+	acts := map[string][]string{}
+	for _, d := range flagDefs() {
+		if d.targets != nil {
+			acts[d.name] = d.targets
+		}
+	}
+	assert.Equal(t, map[string][]string{
+		"width": {"ir"}, "hw": {"amd64", "vm", "ir"},
+		"no-int": {"jcvm"}, "card": {"jcvm"}, "storage": {"jcvm"}, "no-card-limits": {"jcvm"}, "aid": {"jcvm"},
+		"opt": {"mos6502"}, "entry": {"mos6502"}, "timing": {"mos6502"}, "max-cycles": {"mos6502"},
+	}, acts)
+	_, help, _ := lowentc("--help")
+	for _, d := range flagDefs() {
+		for _, line := range d.help {
+			assert.Contains(t, help, line+"\n", d.name)
+		}
+	}
+}
+
+// TestOneDashLongFlags: every long flag may be written with one dash,
+// -o's and -v's (-output, -verbose) too.
+func TestOneDashLongFlags(t *testing.T) {
+	status, out, errs := lowentc("-output", "-", "-target", "ir", "-emit=ir", cliSrc)
+	require.Equal(t, exitOK, status, errs)
+	assert.Contains(t, out, "module ok w=64\n")
+	status, out, errs = lowentc("check", "-verbose", cliSrc)
+	require.Equal(t, exitOK, status, errs)
+	assert.Contains(t, out, "export fn ok.f effects=none")
+}
