@@ -133,8 +133,8 @@ func validateTarget(o *options, stderr io.Writer) int {
 // checkFlagValues checks the value of every target flag given, before
 // anything is compiled: a bad value is a usage error whichever target the
 // flag acts on. --hw is read by the chosen target (its spelling differs
-// between amd64 and the hosts); the jcvm and mos6502 flags by their own
-// backend.
+// between amd64 and the hosts); the flags a target registered strict by
+// that target's backend (checkOtherTargets).
 func checkFlagValues(o *options) error {
 	switch o.target {
 	case "vm", "ir":
