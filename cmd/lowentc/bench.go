@@ -25,7 +25,7 @@ const (
 // block fitted over 1..32 blocks of --block bytes. NAME=VALUE arguments fix
 // inputs that would otherwise be generated.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(append(targetFlags, runFlags...), "--size", "--block", "--data", "--stats")...)
+	o, err := parseFlags(args, onBench)
 	if o != nil {
 		o.dumpTo = stderr
 	}
@@ -35,16 +35,16 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if len(o.args) < 2 {
 		return usageError(stderr, "bench needs FILE.lw ENTRY [NAME=VALUE ...]")
 	}
-	if o.given["--size"] && o.given["--block"] {
+	if o.given["size"] && o.given["block"] {
 		return usageError(stderr, "bench takes --size or --block, not both")
 	}
-	if o.given["--size"] && (o.size < 1 || o.size > maxBenchSize) {
+	if o.given["size"] && (o.size < 1 || o.size > maxBenchSize) {
 		return usageError(stderr, "bench: --size must be from 1 to %d bytes, not %d", maxBenchSize, o.size)
 	}
-	if o.given["--block"] && (o.block < 1 || o.block > maxBenchBlock) {
+	if o.given["block"] && (o.block < 1 || o.block > maxBenchBlock) {
 		return usageError(stderr, "bench: --block must be from 1 to %d bytes, not %d", maxBenchBlock, o.block)
 	}
-	if !o.given["--block"] && !o.given["--size"] {
+	if !o.given["block"] && !o.given["size"] {
 		o.size = 16384
 	}
 	if code := validateTarget(o, stderr); code != exitOK {
@@ -65,13 +65,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	}
 	if v, ok := given[data]; ok {
 		// The data itself is given: it is measured as it is.
-		if o.given["--size"] || o.given["--block"] {
+		if o.given["size"] || o.given["block"] {
 			return usageError(stderr, "bench %s: %s is given, so its length is the size: drop --size and --block", fn.Name, fn.Params[data].Name)
 		}
 		o.size = len(v.Elems) * driver.ElemWord(fn.Params[data].Type).Bits / 8
 	}
 	b := &benchCall{r: runner, fn: fn, data: data, given: given}
-	if o.given["--block"] {
+	if o.given["block"] {
 		return benchBlocks(b, o, stdout, stderr)
 	}
 	cost, err := b.measure(o.size)

@@ -22,9 +22,7 @@ func TestCompileCardLimits(t *testing.T) {
 	status, out, errs := lowentc("--target", "jcvm", "--stats", small)
 	require.Equal(t, exitOK, status, errs)
 	assert.Contains(t, out, "public final class M")
-	for _, kv := range []string{"method_bytes=8", "stack_bytes=6", "transient_bytes=2", "persistent_bytes=8", "classes=1", "methods=2", "fits=true"} {
-		assert.Contains(t, strings.Split(errs, "\n"), kv, errs)
-	}
+	assert.Subset(t, strings.Split(errs, "\n"), []string{"method_bytes=8", "stack_bytes=6", "transient_bytes=2", "persistent_bytes=8", "classes=1", "methods=2", "fits=true"}, errs)
 
 	big := bigJcvmModule(t, dir)
 	status, out, errs = lowentc("--target", "jcvm", "--no-int", "--emit", "jca", "--stats", big)

@@ -11,7 +11,7 @@ import (
 // cmdCheck parses and checks each file; -v prints every function's effects
 // and hardware features.
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, "-v")
+	o, err := parseFlags(args, onCheck)
 	if err != nil {
 		return usageError(stderr, "check: %v", err)
 	}

@@ -21,7 +21,7 @@ import (
 
 // cmdCompile compiles one file for a target and writes the artifact.
 func cmdCompile(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(targetFlags, "--emit", "-o", "--stats", "--no-card-limits", "--entry", "--aid")...)
+	o, err := parseFlags(args, onCompile)
 	if o != nil {
 		o.dumpTo = stderr
 	}
@@ -120,27 +120,21 @@ func validateTarget(o *options, stderr io.Writer) int {
 	default:
 		return usageError(stderr, "--width must be 64, 32, 16 or 8, not %d", o.width)
 	}
-	if o.hw == "" {
+	if o.be.HW == "" {
 		return usageError(stderr, "--hw needs a value: auto, none, aes or a feature list")
 	}
 	if err := checkFlagValues(o); err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	// A flag for another target changes nothing: say so, without failing
-	// (scripts may pass one set of flags to every target).
-	for _, name := range append(append(targetFlags, runFlags...), "--no-card-limits", "--entry", "--aid") {
-		if ts, ok := flagTargets[name]; ok && o.given[name] && !slices.Contains(ts, o.target) {
-			fmt.Fprintf(stderr, "lowentc: warning: %s has no effect on target %s (it applies to %s)\n", name, o.target, strings.Join(ts, ", "))
-		}
-	}
+	warnOtherTargets(o, stderr)
 	return exitOK
 }
 
 // checkFlagValues checks the value of every target flag given, before
 // anything is compiled: a bad value is a usage error whichever target the
 // flag acts on. --hw is read by the chosen target (its spelling differs
-// between amd64 and the hosts); the jcvm and mos6502 flags by their own
-// backend.
+// between amd64 and the hosts); the flags a target registered strict by
+// that target's backend (checkOtherTargets).
 func checkFlagValues(o *options) error {
 	switch o.target {
 	case "vm", "ir":
@@ -154,25 +148,7 @@ func checkFlagValues(o *options) error {
 			}
 		}
 	}
-	owners := []struct {
-		target string
-		flags  []string
-		opts   backend.Options
-	}{
-		{"jcvm", []string{"--card", "--storage"}, backend.Options{Card: o.card, Storage: o.storage}},
-		{"mos6502", []string{"--opt", "--timing"}, backend.Options{Opt: o.opt, Timing: o.timing}},
-	}
-	for _, w := range owners {
-		if w.target == o.target || !slices.ContainsFunc(w.flags, func(f string) bool { return o.given[f] }) {
-			continue
-		}
-		if t, ok := backend.Lookup(w.target); ok && t.Validate != nil {
-			if err := t.Validate(w.opts); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return checkOtherTargets(o)
 }
 
 // irOptions are the IR pipeline options the flags ask for.
@@ -192,9 +168,9 @@ func irOptions(o *options) (ir.Options, error) {
 // builtin themselves: the list only says what `have FEATURE` answers
 // (none by default; "all", or names such as sha,aes).
 func hostFeatures(o *options) (lang.FeatureSet, error) {
-	f, err := lang.ParseFeatures(o.hw)
+	f, err := lang.ParseFeatures(o.be.HW)
 	if err != nil {
-		return 0, fmt.Errorf("--hw %s for target %s: %v", o.hw, o.target, err)
+		return 0, fmt.Errorf("--hw %s for target %s: %v", o.be.HW, o.target, err)
 	}
 	return f, nil
 }

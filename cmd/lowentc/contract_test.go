@@ -56,14 +56,10 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		{"bench", "--block", "16", "--size", "16", src, "f"},
 	}
 	for _, c := range cases {
-		status, out, errs := lowentc(c...)
-		assert.Equal(t, exitUsage, status, "%v: %s", c, errs)
-		assert.Empty(t, out, c)
-		assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: %q", c, errs)
+		assertUsageError(t, c...)
 	}
 	// A bad choice lists the good ones in words, not as a Go slice.
-	_, _, errs := lowentc("--target", "jcvm", "--card", "nosuch", src)
-	assert.Contains(t, errs, "(cards: jcop3, jcop31, jcop4, jcop41)")
+	assert.Contains(t, assertUsageError(t, "--target", "jcvm", "--card", "nosuch", src), "(cards: jcop3, jcop31, jcop4, jcop41)")
 }
 
 // TestFileErrorsNameTheFile: a file that cannot be a source is named in a
@@ -211,10 +207,5 @@ func TestOutputFileKinds(t *testing.T) {
 	assert.Equal(t, exitFail, status)
 	assert.Contains(t, errs, "nodir/x.ir: no such file or directory")
 
-	entries, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	assert.ElementsMatch(t, []string{"fresh.ir", "existing.ir", "target.ir", "link.ir", "dangling.ir", "created.ir"}, names, "no temporary files left")
+	assert.ElementsMatch(t, []string{"fresh.ir", "existing.ir", "target.ir", "link.ir", "dangling.ir", "created.ir"}, dirNames(t, dir), "no temporary files left")
 }

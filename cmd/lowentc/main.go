@@ -62,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 		case "bench":
 			return cmdBench(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
-			fmt.Fprint(stdout, usageText)
+			fmt.Fprint(stdout, usage())
 			return exitOK
 		}
 	}
@@ -108,7 +108,9 @@ func failf(stderr io.Writer, format string, args ...any) int {
 	return exitFail
 }
 
-const usageText = `lowentc compiles Lowent kernels for the reference VM, amd64, Java Card and the 6502.
+// usageHead comes before the Flags list of --help, which the registered
+// flags make (usage).
+const usageHead = `lowentc compiles Lowent kernels for the reference VM, amd64, Java Card and the 6502.
 
 Usage:
   lowentc [flags] FILE.lw                 compile FILE.lw for a target
@@ -120,29 +122,10 @@ Usage:
                                           NAME=VALUE fixes an input (e.g. a tag, to time a decrypt's accept path)
 
 Flags:
-  --target T     vm (default), ir, amd64, jcvm, mos6502
-  --width W      limb width of the legalized IR for --target ir: 64, 32, 16 or 8 (default 64)
-  --hw H         amd64 hardware paths: auto, none (default), aes, or a feature list;
-                 vm and ir: what "have FEATURE" answers: none (default), all, or e.g. sha
-  --emit KIND    what to write: ir for every target; each backend adds its own kinds
-  -o OUT         output file (written whole or not at all); default stdout
-  -d dump=PASS   print the IR after pass PASS (or "all") to stderr; -d help lists the passes
-  --no-int       jcvm: cards without the optional 32-bit int (16-bit limbs)
-  --card C       jcvm: card profile (cost model and limits): jcop4 (default), jcop3, jcop41, jcop31
-  --storage S    jcvm: force a storage layout (the cost model's calibration variants)
-  --opt O        mos6502: speed (default) or size
-  --entry NAME   mos6502 --emit prg: the export NAME(msg: []u8, out: mut [N]u8) the C64 program
-                 calls (default: sha256, else the only export of that shape)
-  --timing T     run, bench on mos6502: ideal (default), c64 (VIC-II badlines, screen on)
-                 or c64-blank (screen off, as the --emit prg driver times its hash)
-  --max-cycles N run, bench on mos6502: stop a call after N cycles (default 400000000)
-  --stats        run, bench: print the target's measurements of a call to stderr as key=value lines;
-                 compile (jcvm): the module's bytes of code, stack and memory against the card's limits
-  --no-card-limits
-                 jcvm compile: write the artifact even if it exceeds the --card's limits
-  --aid P[,A]    jcvm --emit jca, javacard: the package AID P and the applet AID A in hex
-                 (default F04C574E54 + the module's name; A defaults to P + 01)
+`
 
+// usageTail follows the Flags list of --help.
+const usageTail = `
 Arguments of run (NAME=VALUE):
   words          decimal or 0x-hex: n=42, n=0x2a; bools: true, false
   byte arrays    hex: msg=616263 (empty: msg=)

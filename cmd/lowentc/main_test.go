@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,6 +22,30 @@ func lowentc(args ...string) (int, string, string) {
 }
 
 const stdlibDir = "../../stdlib"
+
+// assertUsageError checks that lowentc answers args with a usage error:
+// exit status 2, nothing on standard output, one line on standard error,
+// which it returns.
+func assertUsageError(t *testing.T, args ...string) string {
+	t.Helper()
+	status, out, errs := lowentc(args...)
+	assert.Equal(t, exitUsage, status, "%q: %s", args, errs)
+	assert.Empty(t, out, "%q", args)
+	assert.Equal(t, 1, strings.Count(errs, "\n"), "%q: %q", args, errs)
+	return errs
+}
+
+// dirNames are the names of the entries of dir.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
 
 func TestRunPrintsMutParamsAndResults(t *testing.T) {
 	for _, target := range [][]string{{"--target", "vm"}, {"--target", "ir", "--width", "8"}, {"--target=ir", "--width=32"}} {
@@ -48,11 +73,7 @@ func TestHWForVMAndIR(t *testing.T) {
 			require.Equal(t, exitOK, status, errs)
 			assert.Equal(t, "out="+hex.EncodeToString(sum[:])+"\n", out, "%v --hw %s", target, hw)
 			if target[1] == "vm" {
-				for _, line := range strings.Split(errs, "\n") {
-					if strings.HasPrefix(line, "steps=") {
-						steps[hw] = line
-					}
-				}
+				steps[hw] = regexp.MustCompile(`(?m)^steps=\d+$`).FindString(errs)
 			}
 		}
 	}
@@ -111,10 +132,7 @@ func TestUsageErrorsAreOneLineExit2(t *testing.T) {
 		{"--opt", "fast", sha},
 	}
 	for _, c := range cases {
-		status, out, errs := lowentc(c...)
-		assert.Equal(t, exitUsage, status, "%v: %s", c, errs)
-		assert.Empty(t, out, c)
-		assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: %q", c, errs)
+		assertUsageError(t, c...)
 	}
 }
 
@@ -177,10 +195,7 @@ func TestOutputWrittenWholeOrNotAtAll(t *testing.T) {
 	assert.Equal(t, exitFail, status)
 	_, err = os.Stat(out2)
 	assert.True(t, os.IsNotExist(err), "no partial output file")
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		assert.False(t, strings.Contains(e.Name(), ".tmp"), "temporary file left: %s", e.Name())
-	}
+	assert.Equal(t, []string{"bad.lw", "sha.ir"}, dirNames(t, dir), "no temporary file left")
 }
 
 func TestBenchPrintsContractLines(t *testing.T) {

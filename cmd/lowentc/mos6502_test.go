@@ -65,11 +65,7 @@ func TestMos6502MaxCycles(t *testing.T) {
 	for _, bad := range [][]string{{"--max-cycles", "0"}, {"--max-cycles", "-5"}, {"--max-cycles", "many"},
 		{"--max-cycles", "99999999999999999999999"}, {"--timing", "pal"}, {"--timing", ""}} {
 		for _, cmd := range []string{"run", "bench"} {
-			args := append([]string{cmd, "--target", "mos6502"}, bad...)
-			status, out, errs := lowentc(append(args, sha, "sha256")...)
-			assert.Equal(t, exitUsage, status, "%v: %s", args, errs)
-			assert.Empty(t, out)
-			assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: %q", args, errs)
+			assertUsageError(t, append(append([]string{cmd, "--target", "mos6502"}, bad...), sha, "sha256")...)
 		}
 	}
 	status, _, errs = lowentc("--target", "mos6502", "--timing", "c64", sha)

@@ -16,7 +16,7 @@ var traceOut io.Writer = os.Stderr
 
 // cmdRun calls one export with arguments from the command line.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, append(append(targetFlags, runFlags...), "--stats")...)
+	o, err := parseFlags(args, onRun)
 	if o != nil {
 		o.dumpTo = stderr
 	}

@@ -65,9 +65,23 @@ func prepare(o *options, p *lang.Program) (backend.Runner, error) {
 
 // backendOptions are the backend options the flags ask for.
 func backendOptions(o *options) backend.Options {
-	return backend.Options{HW: o.hw, Emit: o.emit, DumpAfter: o.dump, Dump: o.dumpWriter(),
-		NoInt: o.noInt, Card: o.card, Storage: o.storage, Opt: o.opt, Timing: o.timing, MaxCycles: o.maxCyc,
-		NoCardLimits: o.noLimits, Entry: o.entry, AID: o.aid}
+	bo := o.be
+	bo.Emit, bo.DumpAfter, bo.Dump = o.emit, o.dump, o.dumpWriter()
+	return bo
+}
+
+// The hosts' flags: --width of the legalized IR, and --hw, which the
+// amd64 target registers too, for what `have` answers.
+func init() {
+	hosts := []string{"vm", "ir"}
+	registerFlags(
+		flagDef{name: "width", short: "W", arg: "W", rank: 20, cmds: onTarget, targets: []string{"ir"},
+			help: []string{"limb width of the legalized IR for --target ir: 64, 32, 16 or 8 (default 64)"},
+			set:  func(o *options, v string) error { return setInt(&o.width, v) }},
+		flagDef{name: "hw", arg: "H", rank: 31, cmds: onTarget, targets: hosts,
+			help: []string{`vm and ir: what "have FEATURE" answers: none (default), all, or e.g. sha`},
+			set:  func(o *options, v string) error { o.be.HW = v; return nil }},
+	)
 }
 
 // vmRunner runs exports on the reference VM.
