@@ -1,11 +1,12 @@
-// Package amd64 is lowentc's native x86-64 backend: legalized IR at W=64
-// becomes LLVM IR (built with github.com/llir/llvm), which the machine's
-// LLVM 14 (opt -O3, llc -O3 -relocation-model=pic) compiles to an object,
-// a static library and a C header. --hw chooses how the clmul and AES
-// builtins are computed (hw.go); the runner links a generated C driver
-// with gcc and runs it natively (runner.go). docs/amd64.md is the user's
-// guide.
-package amd64
+// Package llvm is the target-independent part of lowentc's LLVM path:
+// legalized IR at W=64 becomes LLVM IR (built with github.com/llir/llvm)
+// for a Target, which supplies the triple, the data layout and the
+// selection of `have F` and the builtins; the machine's LLVM 14 (opt -O3,
+// llc -O3 -relocation-model=pic) compiles it to an object, a static
+// library and a C header (abi.go). The runner links a generated C driver
+// with gcc and runs it natively (runner.go). backend/amd64 is the x86-64
+// target; docs/architecture.md says how to add another.
+package llvm
 
 import (
 	"fmt"
@@ -19,25 +20,12 @@ import (
 // Emits are the artifact kinds, the default first (the driver adds ir).
 var Emits = []string{"ll", "asm", "obj", "lib", "h"}
 
-func init() {
-	backend.Register(&backend.Target{
-		Name:    "amd64",
-		Emits:   Emits,
-		Compile: Compile,
-		Prepare: func(in *backend.Input, opts backend.Options) (backend.Runner, error) {
-			return Prepare(in, opts)
-		},
-		Validate: func(opts backend.Options) error {
-			_, err := parseHW(opts.HW)
-			return err
-		},
-	})
-}
-
-// build is one program compiled to LLVM IR under one --hw setting.
+// build is one program compiled to LLVM IR under one configuration of
+// its target.
 type build struct {
+	t     Target
 	m     *ir.Module
-	hw    hwConfig
+	cfg   Config
 	traps *trapTable
 	ll    string
 }
@@ -47,8 +35,8 @@ type build struct {
 var plan = ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true}
 
 // module checks the program's stack needs and returns its module.
-func module(in *backend.Input) (*ir.Module, error) {
-	if err := checkStack(in); err != nil {
+func module(t Target, in *backend.Input) (*ir.Module, error) {
+	if err := checkStack(t, in); err != nil {
 		return nil, err
 	}
 	m, err := in.Module(plan)
@@ -60,44 +48,44 @@ func module(in *backend.Input) (*ir.Module, error) {
 }
 
 // translate runs the emitter on m.
-func translate(m *ir.Module, opts backend.Options) (*build, error) {
-	hw, err := parseHW(opts.HW)
+func translate(t Target, m *ir.Module, opts backend.Options) (*build, error) {
+	cfg, err := t.Configure(opts)
 	if err != nil {
 		return nil, err
 	}
 	traps := newTrapTable()
-	mod, err := buildModuleSafe(m, hw, traps)
+	mod, err := buildModuleSafe(t, m, cfg, traps)
 	if err != nil {
 		return nil, err
 	}
-	return &build{m: m, hw: hw, traps: traps, ll: mod}, nil
+	return &build{t: t, m: m, cfg: cfg, traps: traps, ll: mod}, nil
 }
 
 // buildModuleSafe emits the module as text, turning an internal panic
 // (ours or llir's) into an error.
-func buildModuleSafe(m *ir.Module, hw hwConfig, traps *trapTable) (ll string, err error) {
+func buildModuleSafe(t Target, m *ir.Module, cfg Config, traps *trapTable) (ll string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ll, err = "", fmt.Errorf("amd64: internal compiler error: %v", r)
+			ll, err = "", fmt.Errorf("%s: internal compiler error: %v", t.Name(), r)
 		}
 	}()
-	mod, err := buildModule(m, hw, traps)
+	mod, err := buildModule(t, m, cfg, traps)
 	if err != nil {
 		return "", err
 	}
 	return mod.String(), nil
 }
 
-// Compile produces the artifact opts.Emit of the program in.
-func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
-	if _, err := parseHW(opts.HW); err != nil {
+// Compile produces the artifact opts.Emit of the program in for target t.
+func Compile(t Target, in *backend.Input, opts backend.Options) ([]byte, error) {
+	if _, err := t.Configure(opts); err != nil {
 		return nil, err
 	}
-	m, err := module(in)
+	m, err := module(t, in)
 	if err != nil {
 		return nil, err
 	}
-	b, err := translate(m, opts)
+	b, err := translate(t, m, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -105,9 +93,9 @@ func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
 	case "", "ll":
 		return []byte(b.ll), nil
 	case "h":
-		return []byte(header(b.m, b.traps, b.hw)), nil
+		return []byte(header(b.m, b.traps, b.cfg)), nil
 	}
-	dir, err := os.MkdirTemp("", "lowentc-amd64-")
+	dir, err := os.MkdirTemp("", "lowentc-"+t.Name()+"-")
 	if err != nil {
 		return nil, err
 	}
@@ -123,15 +111,15 @@ func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
 func (b *build) native(dir, kind string) (string, error) {
 	switch kind {
 	case "asm":
-		return codegen(dir, b.m.Name, b.ll, "asm")
+		return codegen(b.t, dir, b.m.Name, b.ll, "asm")
 	case "obj", "lib":
-		obj, err := codegen(dir, b.m.Name, b.ll, "obj")
+		obj, err := codegen(b.t, dir, b.m.Name, b.ll, "obj")
 		if err != nil || kind == "obj" {
 			return obj, err
 		}
-		return archive(dir, b.m.Name, obj)
+		return archive(b.t, dir, b.m.Name, obj)
 	}
-	return "", fmt.Errorf("amd64: cannot emit %q (kinds: ll, asm, obj, lib, h)", kind)
+	return "", fmt.Errorf("%s: cannot emit %q (kinds: ll, asm, obj, lib, h)", b.t.Name(), kind)
 }
 
 // maxStackArrays is the most bytes of local arrays a call of an export may
@@ -143,11 +131,11 @@ const maxStackArrays = 1 << 20
 
 // checkStack refuses a program one of whose exports would need more than
 // maxStackArrays bytes of stack for its arrays, at the largest of them.
-func checkStack(in *backend.Input) error {
+func checkStack(t Target, in *backend.Input) error {
 	for _, c := range in.Chains {
 		if c.Bytes > maxStackArrays {
-			return &sem.Diag{Pos: c.Pos, Msg: fmt.Sprintf("amd64: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
-				c.Export, sem.Thousands(c.Bytes), c.Where, sem.Thousands(maxStackArrays))}
+			return &sem.Diag{Pos: c.Pos, Msg: fmt.Sprintf("%s: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
+				t.Name(), c.Export, sem.Thousands(c.Bytes), c.Where, sem.Thousands(maxStackArrays))}
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package amd64
+package llvm
 
 import (
 	"fmt"
@@ -14,60 +14,32 @@ import (
 )
 
 // The emitter turns a legalized module (W = 64) into an LLVM module. Each
-// export becomes one LLVM function per variant (hw.go) whose body is the
-// export's structured IR turned into basic blocks and phis; everything
-// else (register allocation, scheduling, vectorization) is LLVM's job.
+// export becomes one LLVM function per variant (Config.Variants) whose
+// body is the export's structured IR turned into basic blocks and phis;
+// everything else (register allocation, scheduling, vectorization) is
+// LLVM's job.
 
-// modGen holds what the functions of one LLVM module share.
-type modGen struct {
-	m       *ir.Module
-	hw      hwConfig
-	out     *llir.Module
+// Module holds what the functions of one LLVM module share.
+type Module struct {
+	M       *ir.Module
+	Out     *llir.Module
+	Decls   map[string]*llir.Func // intrinsics and helpers, by name
+	target  Target
+	cfg     Config
 	globals map[*ir.Array]*llir.Global
 	traps   *trapTable
-	decls   map[string]*llir.Func // intrinsics and helpers, by name
-}
-
-// builtinUse says which builtin families a function uses; haveSHA that
-// it asks `have sha` (it then gets a SHA-NI variant even when the SHA-256
-// builtins it guards were deleted as dead, so that `have sha` is true on
-// a CPU with the SHA extensions).
-type builtinUse struct{ clmul, aes, sha, haveSHA bool }
-
-func usesOf(f *ir.Function) builtinUse {
-	var u builtinUse
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, in := range b.Instrs {
-			switch in.Op {
-			case ir.OpClmulLo, ir.OpClmulHi:
-				u.clmul = true
-			case ir.OpAESEnc, ir.OpAESEncLast:
-				u.aes = true
-			case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
-				u.sha = true
-			case ir.OpHave:
-				u.haveSHA = u.haveSHA || sem.Feature(in.Aux) == sem.FeatSHA
-			}
-			for _, blk := range in.Blocks {
-				walk(blk)
-			}
-		}
-	}
-	walk(f.Body)
-	return u
 }
 
 // buildModule emits every export of m.
-func buildModule(m *ir.Module, hw hwConfig, traps *trapTable) (*llir.Module, error) {
+func buildModule(t Target, m *ir.Module, cfg Config, traps *trapTable) (*llir.Module, error) {
 	if m.W != 64 {
-		return nil, fmt.Errorf("BUG: amd64 needs IR legalized at W=64, got W=%d", m.W)
+		return nil, fmt.Errorf("BUG: %s needs IR legalized at W=64, got W=%d", t.Name(), m.W)
 	}
-	g := &modGen{m: m, hw: hw, out: llir.NewModule(), globals: map[*ir.Array]*llir.Global{},
-		traps: traps, decls: map[string]*llir.Func{}}
-	g.out.SourceFilename = m.Name + ".lw"
-	g.out.TargetTriple = "x86_64-pc-linux-gnu"
-	g.out.DataLayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+	g := &Module{M: m, target: t, cfg: cfg, Out: llir.NewModule(), globals: map[*ir.Array]*llir.Global{},
+		traps: traps, Decls: map[string]*llir.Func{}}
+	g.Out.SourceFilename = m.Name + ".lw"
+	g.Out.TargetTriple = t.Triple()
+	g.Out.DataLayout = t.DataLayout()
 	for _, a := range m.Globals {
 		g.global(a)
 	}
@@ -79,20 +51,20 @@ func buildModule(m *ir.Module, hw hwConfig, traps *trapTable) (*llir.Module, err
 			return nil, err
 		}
 	}
-	return g.out, nil
+	return g.Out, nil
 }
 
 // global emits a read-only constant table.
-func (g *modGen) global(a *ir.Array) *llir.Global {
+func (g *Module) global(a *ir.Array) *llir.Global {
 	if gl, ok := g.globals[a]; ok {
 		return gl
 	}
-	et := storageType(a.Elem)
+	et := StorageType(a.Elem)
 	elems := make([]constant.Constant, len(a.Data))
 	for i, x := range a.Data {
 		elems[i] = constant.NewInt(et, int64(x))
 	}
-	gl := g.out.NewGlobalDef("lowentc."+g.m.Name+"."+a.Name, constant.NewArray(types.NewArray(uint64(len(elems)), et), elems...))
+	gl := g.Out.NewGlobalDef("lowentc."+g.M.Name+"."+a.Name, constant.NewArray(types.NewArray(uint64(len(elems)), et), elems...))
 	gl.Immutable = true
 	gl.Linkage = enum.LinkagePrivate
 	gl.UnnamedAddr = enum.UnnamedAddrUnnamedAddr
@@ -107,16 +79,12 @@ func (g *modGen) global(a *ir.Array) *llir.Global {
 // (abi.go) and maps every requires status to StatusFault. The kernel has
 // hidden visibility: the runner's driver calls it to learn which clause
 // failed, and it is no part of the C API.
-func (g *modGen) export(f *ir.Function) error {
-	name := SymbolName(g.m.Name, f.Name)
-	use := usesOf(f)
-	vs := g.hw.variants
-	if use.sha || use.haveSHA {
-		vs = shaVariants(g.hw)
-	}
+func (g *Module) export(f *ir.Function) error {
+	name := SymbolName(g.M.Name, f.Name)
+	vs := g.cfg.Variants(f)
 	var kernel *llir.Func
 	if len(vs) == 1 {
-		fn, err := g.function(f, kernelName(name), vs[0], use, true)
+		fn, err := g.function(f, kernelName(name), vs[0], true)
 		if err != nil {
 			return err
 		}
@@ -124,13 +92,13 @@ func (g *modGen) export(f *ir.Function) error {
 	} else {
 		var impls []*llir.Func
 		for _, v := range vs {
-			fn, err := g.function(f, name+"."+v.name, v, use, false)
+			fn, err := g.function(f, name+"."+v.Suffix(), v, false)
 			if err != nil {
 				return err
 			}
 			impls = append(impls, fn)
 		}
-		kernel = g.dispatcher(kernelName(name), impls, vs)
+		kernel = g.cfg.Dispatcher(g, kernelName(name), impls, vs)
 	}
 	kernel.Visibility = enum.VisibilityHidden
 	g.entry(f, name, kernel)
@@ -143,16 +111,16 @@ func kernelName(name string) string { return name + ".kernel" }
 // SymbolName is the C name of export fn of module mod.
 func SymbolName(mod, fn string) string { return "lowentc_" + mod + "_" + fn }
 
-// storageType is the LLVM type of an array element of type t (bools are bytes).
-func storageType(t ir.Type) *types.IntType {
+// StorageType is the LLVM type of an array element of type t (bools are bytes).
+func StorageType(t ir.Type) *types.IntType {
 	if t == ir.Bool {
 		return types.I8
 	}
-	return valueType(t)
+	return ValueType(t)
 }
 
-// valueType is the LLVM type of an SSA value of type t.
-func valueType(t ir.Type) *types.IntType {
+// ValueType is the LLVM type of an SSA value of type t.
+func ValueType(t ir.Type) *types.IntType {
 	switch t {
 	case ir.Bool:
 		return types.I1
@@ -165,7 +133,7 @@ func valueType(t ir.Type) *types.IntType {
 	case ir.U64:
 		return types.I64
 	}
-	panic(fmt.Sprintf("BUG: amd64: no LLVM type for %s", t))
+	panic(fmt.Sprintf("BUG: llvm: no LLVM type for %s", t))
 }
 
 // arrInfo is how a function reaches one of its arrays.
@@ -174,106 +142,93 @@ type arrInfo struct {
 	len value.Value // i32 element count of a slice parameter
 }
 
-// fgen emits one variant of one function.
-type fgen struct {
-	*modGen
-	f     *ir.Function
-	fn    *llir.Func
-	v     variant
-	cur   *llir.Block
-	vals  map[*ir.Value]value.Value
-	arrs  map[*ir.Array]arrInfo
-	outs  []value.Value // pointers the scalar results are stored to
-	fails map[int]*llir.Block
-	nblk  int
-	pairs map[[2]value.Value]value.Value // clmul products by operands
-	// pairBlock is where each pair was computed: only reused there.
-	pairBlock map[[2]value.Value]*llir.Block
-	// Vector selection of the hardware variants (vec.go).
-	lanes       map[*ir.Value]laneRef
-	laneOps     map[value.Value]vecOp // how laneOp made a vector (vecStoreRun widens it)
-	laneOpVec   map[vecOp]value.Value // ... and the other way round, per block
-	laneOpBlock map[vecOp]*llir.Block
-	clmulPairs  map[[2]*ir.Value]value.Value
-	clmulBlock  map[[2]*ir.Value]*llir.Block
-	depth       int                  // for loops around the block being emitted
-	defDepth    map[*ir.Value]int    // the loop depth each value is defined at
-	consts      map[uint64]*ir.Value // synthetic constants of pairOp
-	// The bitsliced computed AES (soft_emit.go): values held in a group's planes.
-	sliced map[*ir.Value]sliceRef
+// Func emits one variant of one function. Its exported fields and
+// methods are what a target's Selector works with.
+type Func struct {
+	*Module
+	F        *ir.Function
+	Fn       *llir.Func
+	Cur      *llir.Block               // the block being emitted
+	Vals     map[*ir.Value]value.Value // the LLVM value of each IR value emitted
+	Depth    int                       // for loops around the block being emitted
+	DefDepth map[*ir.Value]int         // the loop depth each value is defined at
+	sel      Selector
+	arrs     map[*ir.Array]arrInfo
+	outs     []value.Value // pointers the scalar results are stored to
+	fails    map[int]*llir.Block
+	nblk     int
 }
 
-func (g *fgen) newBlock() *llir.Block {
+// NewBlock appends a new basic block to the function.
+func (g *Func) NewBlock() *llir.Block {
 	g.nblk++
-	return g.fn.NewBlock(fmt.Sprintf("b%d", g.nblk))
+	return g.Fn.NewBlock(fmt.Sprintf("b%d", g.nblk))
 }
 
 // function emits variant v of export f as an LLVM function with the C ABI
 // of abi.go.
-func (g *modGen) function(f *ir.Function, name string, v variant, use builtinUse, public bool) (*llir.Func, error) {
+func (g *Module) function(f *ir.Function, name string, v Variant, public bool) (*llir.Func, error) {
 	sig := abiOf(f)
-	fn := g.out.NewFunc(name, types.I32, sig.llvmParams()...)
+	fn := g.Out.NewFunc(name, types.I32, sig.llvmParams()...)
 	if !public {
 		fn.Linkage = enum.LinkageInternal
 	}
 	fn.FuncAttrs = append(fn.FuncAttrs, enum.FuncAttrNoUnwind)
-	if fs := funcFeatures(v, use); fs != "" {
+	if fs := v.Features(); fs != "" {
 		fn.FuncAttrs = append(fn.FuncAttrs, llir.AttrPair{Key: "target-features", Value: fs})
 	}
-	fg := &fgen{modGen: g, f: f, fn: fn, v: v, vals: map[*ir.Value]value.Value{},
-		arrs: map[*ir.Array]arrInfo{}, fails: map[int]*llir.Block{}, pairs: map[[2]value.Value]value.Value{},
-		pairBlock: map[[2]value.Value]*llir.Block{}, lanes: map[*ir.Value]laneRef{}, laneOps: map[value.Value]vecOp{}, laneOpVec: map[vecOp]value.Value{}, laneOpBlock: map[vecOp]*llir.Block{},
-		clmulPairs: map[[2]*ir.Value]value.Value{}, clmulBlock: map[[2]*ir.Value]*llir.Block{}, defDepth: map[*ir.Value]int{}, consts: map[uint64]*ir.Value{},
-		sliced: map[*ir.Value]sliceRef{}}
-	fg.cur = fg.newBlock()
+	fg := &Func{Module: g, F: f, Fn: fn, Vals: map[*ir.Value]value.Value{},
+		arrs: map[*ir.Array]arrInfo{}, fails: map[int]*llir.Block{}, DefDepth: map[*ir.Value]int{}}
+	fg.sel = v.Selector(fg)
+	fg.Cur = fg.NewBlock()
 	if err := fg.bindParams(sig); err != nil {
 		return nil, err
 	}
 	for _, a := range f.Locals {
 		fg.local(a)
 	}
-	term, err := fg.block(f.Body, nil)
+	term, err := fg.Block(f.Body, nil)
 	if err != nil {
 		return nil, err
 	}
 	if term.Op != ir.OpReturn {
-		return nil, fmt.Errorf("BUG: amd64: %s ends with %s", f.Name, term.Op)
+		return nil, fmt.Errorf("BUG: %s: %s ends with %s", g.target.Name(), f.Name, term.Op)
 	}
 	for i, a := range term.Args {
-		x := fg.val(a)
+		x := fg.Val(a)
 		if a.Type == ir.Bool {
-			x = fg.cur.NewZExt(x, types.I8)
+			x = fg.Cur.NewZExt(x, types.I8)
 		}
-		fg.cur.NewStore(x, fg.outs[i])
+		fg.Cur.NewStore(x, fg.outs[i])
 	}
-	fg.cur.NewRet(constant.NewInt(types.I32, 0))
+	fg.Cur.NewRet(constant.NewInt(types.I32, 0))
 	return fn, nil
 }
 
 // local allocates a local array in the entry block, zeroed: lowered code
 // writes before it reads, but a partial block's unused keystream bytes are
 // computed from whatever the buffer holds, and zero keeps that defined.
-func (g *fgen) local(a *ir.Array) {
-	et := storageType(a.Elem)
+func (g *Func) local(a *ir.Array) {
+	et := StorageType(a.Elem)
 	at := types.NewArray(uint64(a.Len), et)
-	entry := g.fn.Blocks[0]
+	entry := g.Fn.Blocks[0]
 	al := entry.NewAlloca(at)
 	al.Align = 16
 	p := entry.NewBitCast(al, types.I8Ptr)
 	size := int64(a.Len) * int64(et.BitSize/8)
-	entry.NewCall(g.intrinsic("llvm.memset.p0i8.i64", types.Void, types.I8Ptr, types.I8, types.I64, types.I1),
+	entry.NewCall(g.Intrinsic("llvm.memset.p0i8.i64", types.Void, types.I8Ptr, types.I8, types.I64, types.I1),
 		p, constant.NewInt(types.I8, 0), constant.NewInt(types.I64, size), constant.False)
 	zero := constant.NewInt(types.I64, 0)
 	g.arrs[a] = arrInfo{ptr: entry.NewGetElementPtr(at, al, zero, zero)}
 }
 
 // arr returns how to reach array a.
-func (g *fgen) arr(a *ir.Array) arrInfo {
+func (g *Func) arr(a *ir.Array) arrInfo {
 	if info, ok := g.arrs[a]; ok {
 		return info
 	}
 	if a.Kind != ir.ArrGlobal {
-		panic("BUG: amd64: unbound array " + a.Name)
+		panic("BUG: " + g.target.Name() + ": unbound array " + a.Name)
 	}
 	gl := g.global(a)
 	zero := constant.NewInt(types.I64, 0)
@@ -282,28 +237,24 @@ func (g *fgen) arr(a *ir.Array) arrInfo {
 	return info
 }
 
-func (g *fgen) val(v *ir.Value) value.Value {
-	x, ok := g.vals[v]
+// Val is the LLVM value of v, which must have been emitted.
+func (g *Func) Val(v *ir.Value) value.Value {
+	x, ok := g.Vals[v]
 	if !ok {
-		panic(fmt.Sprintf("BUG: amd64: %s: value %%%d used before its definition", g.f.Name, v.ID))
+		panic(fmt.Sprintf("BUG: %s: %s: value %%%d used before its definition", g.target.Name(), g.F.Name, v.ID))
 	}
 	return x
 }
 
-// block emits the instructions of b into the current LLVM block (which
+// Block emits the instructions of b into the current LLVM block (which
 // moves as control flow is emitted) and returns b's terminator; params are
 // the LLVM values of b's parameters.
-func (g *fgen) block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
+func (g *Func) Block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
 	for i, p := range b.Params {
-		g.vals[p] = params[i]
-		g.defDepth[p] = g.depth
+		g.Vals[p] = params[i]
+		g.DefDepth[p] = g.Depth
 	}
-	var plan *blockPlan
-	if g.v.hw {
-		plan = g.planBlock(b)
-	} else {
-		plan = g.planSoft(b)
-	}
+	plan := g.sel.Plan(b)
 	for _, in := range b.Instrs {
 		switch in.Op {
 		case ir.OpYield, ir.OpReturn:
@@ -317,111 +268,127 @@ func (g *fgen) block(b *ir.Block, params []value.Value) (*ir.Instr, error) {
 				return nil, err
 			}
 		default:
-			if !g.vecInstr(in, plan) && !g.softInstr(in, plan) {
-				if err := g.instr(in); err != nil {
+			if !g.sel.Select(in, plan) {
+				if err := g.Instr(in); err != nil {
 					return nil, err
 				}
 			}
 		}
 		for _, r := range in.Results {
-			g.defDepth[r] = g.depth
+			g.DefDepth[r] = g.Depth
 		}
 	}
-	return nil, fmt.Errorf("BUG: amd64: %s: block without terminator", g.f.Name)
+	return nil, fmt.Errorf("BUG: %s: %s: block without terminator", g.target.Name(), g.F.Name)
 }
 
 // ifInstr emits `if c {..} else {..}` as a diamond with a phi per result.
-func (g *fgen) ifInstr(in *ir.Instr) error {
+func (g *Func) ifInstr(in *ir.Instr) error {
 	if c := in.Args[0].Def; c != nil && c.Op == ir.OpHave {
-		return g.haveIf(in, g.have(sem.Feature(c.Aux)))
+		return g.haveIf(in, g.sel.Have(sem.Feature(c.Aux)))
 	}
-	thenB, elseB, join := g.newBlock(), g.newBlock(), g.newBlock()
-	g.cur.NewCondBr(g.val(in.Args[0]), thenB, elseB)
+	thenB, elseB, join := g.NewBlock(), g.NewBlock(), g.NewBlock()
+	g.Cur.NewCondBr(g.Val(in.Args[0]), thenB, elseB)
 	incs := make([][]*llir.Incoming, len(in.Results))
 	for k, blk := range []*llir.Block{thenB, elseB} {
-		g.cur = blk
-		t, err := g.block(in.Blocks[k], nil)
+		g.Cur = blk
+		t, err := g.Block(in.Blocks[k], nil)
 		if err != nil {
 			return err
 		}
 		for i, a := range t.Args {
-			incs[i] = append(incs[i], llir.NewIncoming(g.val(a), g.cur))
+			incs[i] = append(incs[i], llir.NewIncoming(g.Val(a), g.Cur))
 		}
-		g.cur.NewBr(join)
+		g.Cur.NewBr(join)
 	}
-	g.cur = join
+	g.Cur = join
 	for i, r := range in.Results {
-		g.vals[r] = join.NewPhi(incs[i]...)
+		g.Vals[r] = join.NewPhi(incs[i]...)
+	}
+	return nil
+}
+
+// haveIf emits only the branch of `if have F` that this variant takes.
+func (g *Func) haveIf(in *ir.Instr, taken bool) error {
+	k := 1
+	if taken {
+		k = 0
+	}
+	t, err := g.Block(in.Blocks[k], nil)
+	if err != nil {
+		return err
+	}
+	for i, r := range in.Results {
+		g.Vals[r] = g.Val(t.Args[i])
 	}
 	return nil
 }
 
 // forInstr emits a counted loop: a header with phis for the index and the
 // loop-carried values, the body, and a latch that increments the index.
-func (g *fgen) forInstr(in *ir.Instr) error {
+func (g *Func) forInstr(in *ir.Instr) error {
 	body := in.Blocks[0]
 	k := len(in.Results)
 	n := len(body.Params) - k
 	if n != 1 {
-		return fmt.Errorf("BUG: amd64: loop index in %d limbs", n)
+		return fmt.Errorf("BUG: %s: loop index in %d limbs", g.target.Name(), n)
 	}
-	lo, hi := g.val(in.Args[0]), g.val(in.Args[1])
-	pre := g.cur
-	header, bodyB, exit := g.newBlock(), g.newBlock(), g.newBlock()
+	lo, hi := g.Val(in.Args[0]), g.Val(in.Args[1])
+	pre := g.Cur
+	header, bodyB, exit := g.NewBlock(), g.NewBlock(), g.NewBlock()
 	pre.NewBr(header)
 	idx := header.NewPhi(llir.NewIncoming(lo, pre))
 	phis := make([]*llir.InstPhi, k)
 	params := []value.Value{idx}
 	for i := 0; i < k; i++ {
-		phis[i] = header.NewPhi(llir.NewIncoming(g.val(in.Args[2+i]), pre))
+		phis[i] = header.NewPhi(llir.NewIncoming(g.Val(in.Args[2+i]), pre))
 		params = append(params, phis[i])
 	}
 	header.NewCondBr(header.NewICmp(enum.IPredULT, idx, hi), bodyB, exit)
-	g.cur = bodyB
-	g.depth++
-	t, err := g.block(body, params)
-	g.depth--
+	g.Cur = bodyB
+	g.Depth++
+	t, err := g.Block(body, params)
+	g.Depth--
 	if err != nil {
 		return err
 	}
-	next := g.cur.NewAdd(idx, constant.NewInt(valueType(body.Params[0].Type), 1))
-	idx.Incs = append(idx.Incs, llir.NewIncoming(next, g.cur))
+	next := g.Cur.NewAdd(idx, constant.NewInt(ValueType(body.Params[0].Type), 1))
+	idx.Incs = append(idx.Incs, llir.NewIncoming(next, g.Cur))
 	for i, a := range t.Args {
-		phis[i].Incs = append(phis[i].Incs, llir.NewIncoming(g.val(a), g.cur))
+		phis[i].Incs = append(phis[i].Incs, llir.NewIncoming(g.Val(a), g.Cur))
 	}
-	g.cur.NewBr(header)
-	g.cur = exit
+	g.Cur.NewBr(header)
+	g.Cur = exit
 	for i, r := range in.Results {
-		g.vals[r] = phis[i]
+		g.Vals[r] = phis[i]
 	}
 	return nil
 }
 
 // check branches to a block that returns the check's status code when
 // cond is false.
-func (g *fgen) check(in *ir.Instr) {
+func (g *Func) check(in *ir.Instr) {
 	code := g.traps.code(in.Check)
 	fail, ok := g.fails[code]
 	if !ok {
-		fail = g.newBlock()
+		fail = g.NewBlock()
 		fail.NewRet(constant.NewInt(types.I32, int64(code)))
 		g.fails[code] = fail
 	}
-	cont := g.newBlock()
-	g.cur.NewCondBr(g.val(in.Args[0]), cont, fail)
-	g.cur = cont
+	cont := g.NewBlock()
+	g.Cur.NewCondBr(g.Val(in.Args[0]), cont, fail)
+	g.Cur = cont
 }
 
-// intrinsic declares (once) an external function such as an LLVM intrinsic.
-func (g *modGen) intrinsic(name string, ret types.Type, params ...types.Type) *llir.Func {
-	if f, ok := g.decls[name]; ok {
+// Intrinsic declares (once) an external function such as an LLVM intrinsic.
+func (g *Module) Intrinsic(name string, ret types.Type, params ...types.Type) *llir.Func {
+	if f, ok := g.Decls[name]; ok {
 		return f
 	}
 	ps := make([]*llir.Param, len(params))
 	for i, t := range params {
 		ps[i] = llir.NewParam("", t)
 	}
-	f := g.out.NewFunc(name, ret, ps...)
-	g.decls[name] = f
+	f := g.Out.NewFunc(name, ret, ps...)
+	g.Decls[name] = f
 	return f
 }
