@@ -31,7 +31,7 @@ type build struct {
 }
 
 // plan is the IR the backend compiles: legalized at W=64, fully unrolled
-// and inlined, with `have` kept for the CPU-level variants.
+// and inlined, with `have` kept for the target's variants.
 var plan = ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true}
 
 // module checks the program's stack needs and returns its module.
