@@ -5,6 +5,8 @@ import (
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
+
+	"github.com/lowent/lowentc/backend/llvm"
 )
 
 // Lowering of the clmul builtins: PCLMULQDQ on <2 x i64> in a hardware
@@ -13,36 +15,36 @@ import (
 
 // llOps emits wordOps as LLVM instructions at the end of a block.
 type llOps struct {
-	g *modGen
+	g *llvm.Module
 	b **llir.Block // the current block of the function being emitted
 }
 
 func (o llOps) cur() *llir.Block                 { return *o.b }
-func (o llOps) c(x uint64) value.Value           { return cint(types.I64, x) }
+func (o llOps) c(x uint64) value.Value           { return llvm.Cint(types.I64, x) }
 func (o llOps) xor(a, b value.Value) value.Value { return o.cur().NewXor(a, b) }
 func (o llOps) and(a, b value.Value) value.Value { return o.cur().NewAnd(a, b) }
 func (o llOps) or(a, b value.Value) value.Value  { return o.cur().NewOr(a, b) }
 func (o llOps) mul(a, b value.Value) value.Value { return o.cur().NewMul(a, b) }
 func (o llOps) shl(a value.Value, k uint) value.Value {
-	return o.cur().NewShl(a, cint(types.I64, uint64(k)))
+	return o.cur().NewShl(a, llvm.Cint(types.I64, uint64(k)))
 }
 func (o llOps) shr(a value.Value, k uint) value.Value {
-	return o.cur().NewLShr(a, cint(types.I64, uint64(k)))
+	return o.cur().NewLShr(a, llvm.Cint(types.I64, uint64(k)))
 }
 func (o llOps) bswap(a value.Value) value.Value {
-	return o.cur().NewCall(o.g.intrinsic("llvm.bswap.i64", types.I64, types.I64), a)
+	return o.cur().NewCall(o.g.Intrinsic("llvm.bswap.i64", types.I64, types.I64), a)
 }
 
 var v2i64 = types.NewVector(2, types.I64)
 
 // vec2 packs two words into an xmm value (lane 0 = x).
 func (g *fgen) vec2(x, y value.Value) value.Value {
-	v := g.cur.NewInsertElement(constant.NewUndef(v2i64), x, cint(types.I32, 0))
-	return g.cur.NewInsertElement(v, y, cint(types.I32, 1))
+	v := g.Cur.NewInsertElement(constant.NewUndef(v2i64), x, llvm.Cint(types.I32, 0))
+	return g.Cur.NewInsertElement(v, y, llvm.Cint(types.I32, 1))
 }
 
 func (g *fgen) lane(v value.Value, i int) value.Value {
-	return g.cur.NewExtractElement(v, cint(types.I32, uint64(i)))
+	return g.Cur.NewExtractElement(v, llvm.Cint(types.I32, uint64(i)))
 }
 
 // clmul returns the low or high word of the carry-less product of a and b.
@@ -50,16 +52,16 @@ func (g *fgen) lane(v value.Value, i int) value.Value {
 func (g *fgen) clmul(hi bool, a, b value.Value) value.Value {
 	key := [2]value.Value{a, b}
 	pair, ok := g.pairs[key]
-	if !ok || g.pairBlock[key] != g.cur {
+	if !ok || g.pairBlock[key] != g.Cur {
 		if g.v.hw {
-			va := g.cur.NewInsertElement(constant.NewUndef(v2i64), a, cint(types.I32, 0))
-			vb := g.cur.NewInsertElement(constant.NewUndef(v2i64), b, cint(types.I32, 0))
-			fn := g.intrinsic("llvm.x86.pclmulqdq", v2i64, v2i64, v2i64, types.I8)
-			pair = g.cur.NewCall(fn, va, vb, cint(types.I8, 0))
+			va := g.Cur.NewInsertElement(constant.NewUndef(v2i64), a, llvm.Cint(types.I32, 0))
+			vb := g.Cur.NewInsertElement(constant.NewUndef(v2i64), b, llvm.Cint(types.I32, 0))
+			fn := g.Intrinsic("llvm.x86.pclmulqdq", v2i64, v2i64, v2i64, types.I8)
+			pair = g.Cur.NewCall(fn, va, vb, llvm.Cint(types.I8, 0))
 		} else {
 			pair = g.softClmul(a, b)
 		}
-		g.pairs[key], g.pairBlock[key] = pair, g.cur
+		g.pairs[key], g.pairBlock[key] = pair, g.Cur
 	}
 	if hi {
 		return g.lane(pair, 1)
@@ -70,7 +72,7 @@ func (g *fgen) clmul(hi bool, a, b value.Value) value.Value {
 // softClmul computes the product inline (as a <2 x i64> pair so clmul can
 // treat both lowerings alike; LLVM keeps the words in registers).
 func (g *fgen) softClmul(a, b value.Value) value.Value {
-	o := llOps{g: g.modGen, b: &g.cur}
+	o := llOps{g: g.Module, b: &g.Cur}
 	if k, ok := b.(*constant.Int); ok {
 		if lo, hi, ok := clmulConst[value.Value](o, a, uint64(k.X.Int64())); ok {
 			return g.vec2(lo, hi)

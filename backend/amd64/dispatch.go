@@ -6,6 +6,8 @@ import (
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
+
+	"github.com/lowent/lowentc/backend/llvm"
 )
 
 // --hw auto: every export is compiled once per variant, and its public
@@ -25,19 +27,19 @@ var cpuidResult = types.NewStruct(types.I32, types.I32, types.I32, types.I32)
 // returns the level and flags in effect (the tests run every variant so);
 // an n that is not a level 0-3 with or without levelSHA returns -1 and
 // changes nothing.
-func (g *modGen) cpuLevelFunc() *llir.Func {
+func (g modGen) cpuLevelFunc() *llir.Func {
 	const name = "cpu"
-	if f, ok := g.decls[name]; ok {
+	if f, ok := g.Decls[name]; ok {
 		return f
 	}
-	cache := g.out.NewGlobalDef("lowentc."+g.m.Name+".level", constant.NewInt(types.I32, -1))
+	cache := g.Out.NewGlobalDef("lowentc."+g.M.Name+".level", constant.NewInt(types.I32, -1))
 	cache.Linkage = enum.LinkageInternal
 
 	detect := g.detectFunc()
-	f := g.out.NewFunc("lowentc."+g.m.Name+".cpu", types.I32)
+	f := g.Out.NewFunc("lowentc."+g.M.Name+".cpu", types.I32)
 	f.Linkage = enum.LinkageInternal
 	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
-	g.decls[name] = f
+	g.Decls[name] = f
 	entry, slow, done := f.NewBlock("entry"), f.NewBlock("detect"), f.NewBlock("done")
 	ld := entry.NewLoad(types.I32, cache)
 	ld.Atomic, ld.Ordering, ld.Align = true, enum.AtomicOrderingMonotonic, 4
@@ -52,14 +54,14 @@ func (g *modGen) cpuLevelFunc() *llir.Func {
 		name string
 		mask int64
 	}{{"cpu_level", levelMask}, {"cpu_flags", ^int64(levelMask)}} {
-		qf := g.out.NewFunc(SymbolName(g.m.Name, q.name), types.I32)
+		qf := g.Out.NewFunc(llvm.SymbolName(g.M.Name, q.name), types.I32)
 		qf.FuncAttrs = append(qf.FuncAttrs, enum.FuncAttrNoUnwind)
 		qb := qf.NewBlock("entry")
 		qb.NewRet(qb.NewAnd(qb.NewCall(f), constant.NewInt(types.I32, q.mask)))
 	}
 
 	n := llir.NewParam("n", types.I32)
-	force := g.out.NewFunc(SymbolName(g.m.Name, "force_level"), types.I32, n)
+	force := g.Out.NewFunc(llvm.SymbolName(g.M.Name, "force_level"), types.I32, n)
 	force.FuncAttrs = append(force.FuncAttrs, enum.FuncAttrNoUnwind)
 	check, b, reject := force.NewBlock("entry"), force.NewBlock("force"), force.NewBlock("reject")
 	// n is a level 0-3, optionally with levelSHA; anything else (a
@@ -86,8 +88,8 @@ func (g *modGen) cpuLevelFunc() *llir.Func {
 // detectFunc emits the CPUID probe: levelAVX512, levelAVX2, levelAES or
 // levelBase, with the flag levelSHA when the CPU also has the SHA
 // extensions.
-func (g *modGen) detectFunc() *llir.Func {
-	f := g.out.NewFunc("lowentc."+g.m.Name+".detect", types.I32)
+func (g modGen) detectFunc() *llir.Func {
+	f := g.Out.NewFunc("lowentc."+g.M.Name+".detect", types.I32)
 	f.Linkage = enum.LinkageInternal
 	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind, enum.FuncAttrNoInline)
 	entry, xsave, leaf7, done := f.NewBlock("entry"), f.NewBlock("xsave"), f.NewBlock("leaf7"), f.NewBlock("done")
@@ -144,7 +146,7 @@ func (g *modGen) detectFunc() *llir.Func {
 
 // dispatcher emits the function name (an export's kernel), which calls
 // the first of impls (best first) whose variant the CPU's level allows.
-func (g *modGen) dispatcher(name string, impls []*llir.Func, vs []variant) *llir.Func {
+func (g modGen) dispatcher(name string, impls []*llir.Func, vs []variant) *llir.Func {
 	level := g.cpuLevelFunc()
 	var ps []*llir.Param
 	var args []value.Value
@@ -153,7 +155,7 @@ func (g *modGen) dispatcher(name string, impls []*llir.Func, vs []variant) *llir
 		ps = append(ps, q)
 		args = append(args, q)
 	}
-	f := g.out.NewFunc(name, types.I32, ps...)
+	f := g.Out.NewFunc(name, types.I32, ps...)
 	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
 	b := f.NewBlock("entry")
 	lvl := b.NewCall(level)

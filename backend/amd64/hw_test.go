@@ -2,12 +2,12 @@ package amd64
 
 import (
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -22,11 +22,10 @@ func disassemble(t *testing.T, mod, hw string, flags ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := compile(input(p), backend.Options{HW: hw})
+	path, err := llvm.Object(Target, input(p), backend.Options{HW: hw})
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(c.dir, c.b.m.Name+".o")
 	args := append([]string{"-d", "--no-show-raw-insn"}, flags...)
 	out, err := exec.Command("llvm-objdump", append(args, path)...).CombinedOutput()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/sem"
 )
@@ -20,8 +21,8 @@ import (
 
 var v4i32 = types.NewVector(4, types.I32)
 
-// have answers `have f` for the variant being emitted.
-func (g *fgen) have(f sem.Feature) bool {
+// Have answers `have f` for the variant being emitted.
+func (g *fgen) Have(f sem.Feature) bool {
 	switch f {
 	case sem.FeatSHA:
 		return g.v.sha
@@ -31,36 +32,13 @@ func (g *fgen) have(f sem.Feature) bool {
 	return false
 }
 
-func boolConst(b bool) value.Value {
-	if b {
-		return constant.True
-	}
-	return constant.False
-}
-
-// haveIf emits only the branch of `if have F` that this variant takes.
-func (g *fgen) haveIf(in *ir.Instr, taken bool) error {
-	k := 1
-	if taken {
-		k = 0
-	}
-	t, err := g.block(in.Blocks[k], nil)
-	if err != nil {
-		return err
-	}
-	for i, r := range in.Results {
-		g.vals[r] = g.val(t.Args[i])
-	}
-	return nil
-}
-
 // vec4 packs four i32 values into an xmm value (lane 0 first); nil lanes
 // are left undefined.
 func (g *fgen) vec4(xs ...value.Value) value.Value {
 	v := value.Value(constant.NewUndef(v4i32))
 	for i, x := range xs {
 		if x != nil {
-			v = g.cur.NewInsertElement(v, x, cint(types.I32, uint64(i)))
+			v = g.Cur.NewInsertElement(v, x, llvm.Cint(types.I32, uint64(i)))
 		}
 	}
 	return v
@@ -69,29 +47,29 @@ func (g *fgen) vec4(xs ...value.Value) value.Value {
 // sha emits a SHA-256 builtin as its instruction.
 func (g *fgen) sha(in *ir.Instr) error {
 	if !g.v.sha {
-		return fmt.Errorf("BUG: amd64: %s: %s outside `if have sha` in variant %s", g.f.Name, in.Op, g.v.name)
+		return fmt.Errorf("BUG: amd64: %s: %s outside `if have sha` in variant %s", g.F.Name, in.Op, g.v.name)
 	}
 	a := make([]value.Value, len(in.Args))
 	for i, x := range in.Args {
-		a[i] = g.val(x)
+		a[i] = g.Val(x)
 	}
 	var r value.Value
 	switch in.Op {
 	case ir.OpSHA256Rnds2:
-		fn := g.intrinsic("llvm.x86.sha256rnds2", v4i32, v4i32, v4i32, v4i32)
-		r = g.cur.NewCall(fn, g.vec4(a[0:4]...), g.vec4(a[4:8]...), g.vec4(a[8], a[9], nil, nil))
+		fn := g.Intrinsic("llvm.x86.sha256rnds2", v4i32, v4i32, v4i32, v4i32)
+		r = g.Cur.NewCall(fn, g.vec4(a[0:4]...), g.vec4(a[4:8]...), g.vec4(a[8], a[9], nil, nil))
 	case ir.OpSHA256Msg1, ir.OpSHA256Msg2:
 		name := "llvm.x86.sha256msg1"
 		if in.Op == ir.OpSHA256Msg2 {
 			name = "llvm.x86.sha256msg2"
 		}
-		fn := g.intrinsic(name, v4i32, v4i32, v4i32)
-		r = g.cur.NewCall(fn, g.vec4(a[0:4]...), g.vec4(a[4:8]...))
+		fn := g.Intrinsic(name, v4i32, v4i32, v4i32)
+		r = g.Cur.NewCall(fn, g.vec4(a[0:4]...), g.vec4(a[4:8]...))
 	default:
 		return fmt.Errorf("BUG: amd64: %s is not a SHA-256 builtin", in.Op)
 	}
 	for i, res := range in.Results {
-		g.vals[res] = g.cur.NewExtractElement(r, cint(types.I32, uint64(i)))
+		g.Vals[res] = g.Cur.NewExtractElement(r, llvm.Cint(types.I32, uint64(i)))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/ir"
 )
 
@@ -38,7 +39,7 @@ type sliceRef struct {
 type vecOps struct{ b **llir.Block }
 
 func splat(x uint64) constant.Constant {
-	c := cint(types.I64, x)
+	c := llvm.Cint(types.I64, x)
 	return constant.NewVector(v2i64, c, c)
 }
 
@@ -100,7 +101,7 @@ func (g *fgen) softInstr(in *ir.Instr, p *blockPlan) bool {
 
 // softAES emits one bitsliced round for a group of at most eight states.
 func (g *fgen) softAES(group []*ir.Instr) {
-	o := vecOps{b: &g.cur}
+	o := vecOps{b: &g.Cur}
 	planes, ok := g.slicedInput(group)
 	if !ok {
 		var w [8]value.Value
@@ -110,7 +111,7 @@ func (g *fgen) softAES(group []*ir.Instr) {
 		}
 		planes = pack4[value.Value](o, w)
 	}
-	k0, k1 := g.val(group[0].Args[2]), g.val(group[0].Args[3])
+	k0, k1 := g.Val(group[0].Args[2]), g.Val(group[0].Args[3])
 	var kw [8]value.Value
 	kv0, kv1 := g.vec2(k0, k0), g.vec2(k1, k1)
 	for i := range kw {
@@ -121,16 +122,16 @@ func (g *fgen) softAES(group []*ir.Instr) {
 	}
 	key := pack4[value.Value](o, kw)
 	args := append(planes[:], key[:]...)
-	r := g.cur.NewCall(g.sliceRoundFunc(group[0].Op == ir.OpAESEncLast), args...)
+	r := g.Cur.NewCall(modGen{g.Module}.sliceRoundFunc(group[0].Op == ir.OpAESEncLast), args...)
 	out := &sliceGroup{n: len(group)}
 	for i := range out.planes {
-		out.planes[i] = g.cur.NewExtractValue(r, uint64(i))
+		out.planes[i] = g.Cur.NewExtractValue(r, uint64(i))
 	}
 	w := unpack4[value.Value](o, out.planes)
 	for j, in := range group {
 		for h := 0; h < 2; h++ {
 			res := in.Results[h]
-			g.vals[res] = g.lane(w[2*(j%4)+h], j/4)
+			g.Vals[res] = g.lane(w[2*(j%4)+h], j/4)
 			g.sliced[res] = sliceRef{out, 2*j + h}
 		}
 	}
@@ -139,9 +140,9 @@ func (g *fgen) softAES(group []*ir.Instr) {
 // stateWord is word h of state j of the group (zero past its end).
 func (g *fgen) stateWord(group []*ir.Instr, j, h int) value.Value {
 	if j >= len(group) {
-		return cint(types.I64, 0)
+		return llvm.Cint(types.I64, 0)
 	}
-	return g.val(group[j].Args[h])
+	return g.Val(group[j].Args[h])
 }
 
 // slicedInput returns the planes of the previous group when group's states
@@ -168,22 +169,22 @@ var slicePlanes = types.NewStruct(v2i64, v2i64, v2i64, v2i64, v2i64, v2i64, v2i6
 // sliceRoundFunc returns the module's bitsliced round function (state
 // planes, key planes -> state planes): one out-of-line copy per kind, since
 // a cipher calls it ten times per group.
-func (g *modGen) sliceRoundFunc(last bool) *llir.Func {
+func (g modGen) sliceRoundFunc(last bool) *llir.Func {
 	name := "lowentc.soft.round"
 	if last {
 		name = "lowentc.soft.lastround"
 	}
-	if f, ok := g.decls[name]; ok {
+	if f, ok := g.Decls[name]; ok {
 		return f
 	}
 	ps := make([]*llir.Param, 16)
 	for i := range ps {
 		ps[i] = llir.NewParam("", v2i64)
 	}
-	f := g.out.NewFunc(name, slicePlanes, ps...)
+	f := g.Out.NewFunc(name, slicePlanes, ps...)
 	f.Linkage = enum.LinkageInternal
 	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind, enum.FuncAttrReadNone, enum.FuncAttrNoInline)
-	g.decls[name] = f
+	g.Decls[name] = f
 	blk := f.NewBlock("entry")
 	o := vecOps{b: &blk}
 	var s, k [8]value.Value

@@ -1,8 +1,6 @@
 package amd64
 
 import (
-	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
@@ -74,36 +72,5 @@ export fn f(x: u8) -> u8 effects none {
 	const msg = "over.lw:9:5: amd64: a call of f keeps 1,048,577 bytes of local arrays on the stack (the largest a of f, 983,040 bytes, on the calls f -> g); the limit is 1,048,576 (1 MiB)"
 	if err == nil || err.Error() != msg {
 		t.Errorf("1 MiB + 1 of arrays: error %v\nwant %s", err, msg)
-	}
-}
-
-// TestDriverDied: a driver killed by a signal (as a stack overflow kills
-// it) is reported as such, not as the "EOF" its pipe gives.
-func TestDriverDied(t *testing.T) {
-	p, ds := driver.LoadSource("d.lw", []byte(`module d
-export fn f(x: u8) -> u8 effects none { return x + 1 }
-`))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
-	r, err := Prepare(input(p), backend.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	fn := p.Export("f")
-	if _, _, err := r.Run(fn.Name, []lang.Value{{Word: 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.cmd.Process.Signal(syscall.SIGSEGV); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = r.Run(fn.Name, []lang.Value{{Word: 1}})
-	if err == nil || !strings.Contains(err.Error(), "amd64: the driver died (signal: segmentation fault) during the call") {
-		t.Errorf("error %v, want the driver's death by SIGSEGV", err)
-	}
-	// The next call starts a new driver.
-	if got, _, err := r.Run(fn.Name, []lang.Value{{Word: 1}}); err != nil || got[0].Word != 2 {
-		t.Errorf("after the crash: %v, %v", got, err)
 	}
 }

@@ -1,23 +1,36 @@
-// Package amd64 is lowentc's native x86-64 backend: legalized IR at W=64
-// becomes LLVM IR (built with github.com/llir/llvm), which the machine's
-// LLVM 14 (opt -O3, llc -O3 -relocation-model=pic) compiles to an object,
-// a static library and a C header. --hw chooses how the clmul and AES
-// builtins are computed (hw.go); the runner links a generated C driver
-// with gcc and runs it natively (runner.go). docs/amd64.md is the user's
-// guide.
+// Package amd64 is lowentc's native x86-64 backend: the x86-64 target of
+// the LLVM path (backend/llvm), which turns legalized IR at W=64 into LLVM
+// IR, compiles it with the machine's LLVM 14 and runs it through a C
+// driver. This package holds what is x86's: the triple and data layout,
+// --hw and the CPU levels (hw.go), the CPUID dispatcher (dispatch.go), the
+// selection of `have F` and of the clmul, AES and SHA-256 builtins
+// (builtins.go, vec.go, sha.go; llvm.x86.* intrinsics) and their computed
+// fallback (soft*.go). docs/amd64.md is the user's guide.
 package amd64
 
 import (
 	"fmt"
-	"os"
+
+	llir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/value"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/sem"
 )
 
 // Emits are the artifact kinds, the default first (the driver adds ir).
-var Emits = []string{"ll", "asm", "obj", "lib", "h"}
+var Emits = llvm.Emits
+
+// Status codes of the C ABI (docs/amd64.md).
+const (
+	StatusOK    = llvm.StatusOK
+	StatusFault = llvm.StatusFault
+)
+
+// Target is the x86-64 LLVM target.
+var Target llvm.Target = x86{}
 
 func init() {
 	backend.Register(&backend.Target{
@@ -34,121 +47,203 @@ func init() {
 	})
 }
 
-// build is one program compiled to LLVM IR under one --hw setting.
-type build struct {
-	m     *ir.Module
-	hw    hwConfig
-	traps *trapTable
-	ll    string
+// Compile produces the artifact opts.Emit of the program in.
+func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
+	return llvm.Compile(Target, in, opts)
 }
 
-// plan is the IR the backend compiles: legalized at W=64, fully unrolled
-// and inlined, with `have` kept for the CPU-level variants.
-var plan = ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true}
+// Runner runs the exports of one program natively (llvm.Runner), and
+// under --hw auto can lower the CPU level the dispatcher sees.
+type Runner struct{ *llvm.Runner }
 
-// module checks the program's stack needs and returns its module.
-func module(in *backend.Input) (*ir.Module, error) {
-	if err := checkStack(in); err != nil {
-		return nil, err
-	}
-	m, err := in.Module(plan)
+// Prepare compiles the program in (or reuses the cached build) and
+// returns its runner.
+func Prepare(in *backend.Input, opts backend.Options) (*Runner, error) {
+	r, err := llvm.Prepare(Target, in, opts)
 	if err != nil {
 		return nil, err
 	}
-	in.Use(m)
-	return m, nil
+	return &Runner{r}, nil
 }
 
-// translate runs the emitter on m.
-func translate(m *ir.Module, opts backend.Options) (*build, error) {
+// ForceLevel limits a --hw auto program to CPU level n (0 computed, 1
+// AES-NI, 2 AVX2 with VAES, 3 AVX-512) and returns the level in effect.
+func (r *Runner) ForceLevel(n int) (int, error) {
+	if !r.Dispatched() {
+		return 0, fmt.Errorf("amd64: ForceLevel needs --hw auto")
+	}
+	lvl, err := r.ForceDispatch(n)
+	if err != nil {
+		return 0, err
+	}
+	if lvl < 0 {
+		return 0, fmt.Errorf("amd64: ForceLevel(%#x): not a CPU level 0-3 (with or without the SHA flag 0x100)", n)
+	}
+	return lvl, nil
+}
+
+// SymbolName is the C name of export fn of module mod.
+func SymbolName(mod, fn string) string { return llvm.SymbolName(mod, fn) }
+
+// x86 is the llvm.Target of x86-64 Linux.
+type x86 struct{}
+
+func (x86) Name() string   { return "amd64" }
+func (x86) Triple() string { return "x86_64-pc-linux-gnu" }
+func (x86) DataLayout() string {
+	return "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+}
+
+// Configure reads --hw.
+func (x86) Configure(opts backend.Options) (llvm.Config, error) {
 	hw, err := parseHW(opts.HW)
 	if err != nil {
 		return nil, err
 	}
-	traps := newTrapTable()
-	mod, err := buildModuleSafe(m, hw, traps)
-	if err != nil {
-		return nil, err
-	}
-	return &build{m: m, hw: hw, traps: traps, ll: mod}, nil
+	return hw, nil
 }
 
-// buildModuleSafe emits the module as text, turning an internal panic
-// (ours or llir's) into an error.
-func buildModuleSafe(m *ir.Module, hw hwConfig, traps *trapTable) (ll string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			ll, err = "", fmt.Errorf("amd64: internal compiler error: %v", r)
-		}
-	}()
-	mod, err := buildModule(m, hw, traps)
-	if err != nil {
-		return "", err
-	}
-	return mod.String(), nil
-}
+// builtinUse says which builtin families a function uses; haveSHA that
+// it asks `have sha` (it then gets a SHA-NI variant even when the SHA-256
+// builtins it guards were deleted as dead, so that `have sha` is true on
+// a CPU with the SHA extensions).
+type builtinUse struct{ clmul, aes, sha, haveSHA bool }
 
-// Compile produces the artifact opts.Emit of the program in.
-func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
-	if _, err := parseHW(opts.HW); err != nil {
-		return nil, err
-	}
-	m, err := module(in)
-	if err != nil {
-		return nil, err
-	}
-	b, err := translate(m, opts)
-	if err != nil {
-		return nil, err
-	}
-	switch opts.Emit {
-	case "", "ll":
-		return []byte(b.ll), nil
-	case "h":
-		return []byte(header(b.m, b.traps, b.hw)), nil
-	}
-	dir, err := os.MkdirTemp("", "lowentc-amd64-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	path, err := b.native(dir, opts.Emit)
-	if err != nil {
-		return nil, err
-	}
-	return os.ReadFile(path)
-}
-
-// native writes the asm, obj or lib artifact into dir and returns its path.
-func (b *build) native(dir, kind string) (string, error) {
-	switch kind {
-	case "asm":
-		return codegen(dir, b.m.Name, b.ll, "asm")
-	case "obj", "lib":
-		obj, err := codegen(dir, b.m.Name, b.ll, "obj")
-		if err != nil || kind == "obj" {
-			return obj, err
-		}
-		return archive(dir, b.m.Name, obj)
-	}
-	return "", fmt.Errorf("amd64: cannot emit %q (kinds: ll, asm, obj, lib, h)", kind)
-}
-
-// maxStackArrays is the most bytes of local arrays a call of an export may
-// keep on the stack: its own and those of the deepest chain of calls below
-// it (local arrays live in the stack frame). 1 MiB leaves room in a
-// thread's stack (8 MiB by default for glibc's threads and main thread);
-// more would overflow it, a crash rather than an answer.
-const maxStackArrays = 1 << 20
-
-// checkStack refuses a program one of whose exports would need more than
-// maxStackArrays bytes of stack for its arrays, at the largest of them.
-func checkStack(in *backend.Input) error {
-	for _, c := range in.Chains {
-		if c.Bytes > maxStackArrays {
-			return &sem.Diag{Pos: c.Pos, Msg: fmt.Sprintf("amd64: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
-				c.Export, sem.Thousands(c.Bytes), c.Where, sem.Thousands(maxStackArrays))}
+func usesOf(f *ir.Function) builtinUse {
+	var u builtinUse
+	var walk func(b *ir.Block)
+	walk = func(b *ir.Block) {
+		for _, in := range b.Instrs {
+			switch in.Op {
+			case ir.OpClmulLo, ir.OpClmulHi:
+				u.clmul = true
+			case ir.OpAESEnc, ir.OpAESEncLast:
+				u.aes = true
+			case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
+				u.sha = true
+			case ir.OpHave:
+				u.haveSHA = u.haveSHA || sem.Feature(in.Aux) == sem.FeatSHA
+			}
+			for _, blk := range in.Blocks {
+				walk(blk)
+			}
 		}
 	}
-	return nil
+	walk(f.Body)
+	return u
+}
+
+// Variants returns the variants of export f: those of --hw, or of
+// shaVariants when f uses the SHA-256 builtins or asks `have sha`.
+func (h hwConfig) Variants(f *ir.Function) []llvm.Variant {
+	use := usesOf(f)
+	vs := h.variants
+	if use.sha || use.haveSHA {
+		vs = shaVariants(h)
+	}
+	out := make([]llvm.Variant, len(vs))
+	for i, v := range vs {
+		out[i] = funcVariant{v, use}
+	}
+	return out
+}
+
+// Dispatcher emits the CPUID dispatcher of an export (dispatch.go).
+func (h hwConfig) Dispatcher(m *llvm.Module, name string, impls []*llir.Func, vs []llvm.Variant) *llir.Func {
+	xs := make([]variant, len(vs))
+	for i, v := range vs {
+		xs[i] = v.(funcVariant).variant
+	}
+	return modGen{m}.dispatcher(name, impls, xs)
+}
+
+// Dispatched says whether --hw auto compiles several variants.
+func (h hwConfig) Dispatched() bool { return len(h.variants) > 1 }
+
+// Describe names the setting for stats: the mode and, for a list, its
+// features.
+func (h hwConfig) Describe() string { return h.describe() }
+
+// Header declares the CPU level queries of --hw auto.
+func (h hwConfig) Header(mod string) string {
+	if !h.Dispatched() {
+		return ""
+	}
+	return "\n/* --hw auto: the CPU level in use (0 computed, 1 AES-NI + PCLMULQDQ,\n" +
+		"   2 the same with AVX2, VAES, VPCLMULQDQ, 3 with AVX-512), the flags in\n" +
+		"   use (0x100: the SHA extensions), and a way to lower them: force_level(n),\n" +
+		"   n a level 0-3 optionally with the flag 0x100, keeps the smaller level\n" +
+		"   and the flag only if the CPU has it too, and returns the level and flags\n" +
+		"   in effect; any other n (a negative one, a level above 3, another bit)\n" +
+		"   returns -1 and changes nothing. */\n" +
+		fmt.Sprintf("int %s(void);\n", llvm.SymbolName(mod, "cpu_level")) +
+		fmt.Sprintf("int %s(void);\n", llvm.SymbolName(mod, "cpu_flags")) +
+		fmt.Sprintf("int %s(int level);\n", llvm.SymbolName(mod, "force_level"))
+}
+
+// funcVariant is a variant of one export, with the builtins it uses.
+type funcVariant struct {
+	variant
+	use builtinUse
+}
+
+func (v funcVariant) Suffix() string   { return v.name }
+func (v funcVariant) Features() string { return funcFeatures(v.variant, v.use) }
+
+func (v funcVariant) Selector(fn *llvm.Func) llvm.Selector {
+	return &fgen{Func: fn, v: v.variant, pairs: map[[2]value.Value]value.Value{},
+		pairBlock: map[[2]value.Value]*llir.Block{}, lanes: map[*ir.Value]laneRef{}, laneOps: map[value.Value]vecOp{}, laneOpVec: map[vecOp]value.Value{}, laneOpBlock: map[vecOp]*llir.Block{},
+		clmulPairs: map[[2]*ir.Value]value.Value{}, clmulBlock: map[[2]*ir.Value]*llir.Block{}, consts: map[uint64]*ir.Value{},
+		sliced: map[*ir.Value]sliceRef{}}
+}
+
+// modGen is a module being emitted, for the module-level helpers of this
+// target (the CPU level queries, the bitsliced AES round functions).
+type modGen struct{ *llvm.Module }
+
+// fgen is the x86 instruction selection of one variant of one function.
+type fgen struct {
+	*llvm.Func
+	v     variant
+	pairs map[[2]value.Value]value.Value // clmul products by operands
+	// pairBlock is where each pair was computed: only reused there.
+	pairBlock map[[2]value.Value]*llir.Block
+	// Vector selection of the hardware variants (vec.go).
+	lanes       map[*ir.Value]laneRef
+	laneOps     map[value.Value]vecOp // how laneOp made a vector (vecStoreRun widens it)
+	laneOpVec   map[vecOp]value.Value // ... and the other way round, per block
+	laneOpBlock map[vecOp]*llir.Block
+	clmulPairs  map[[2]*ir.Value]value.Value
+	clmulBlock  map[[2]*ir.Value]*llir.Block
+	consts      map[uint64]*ir.Value // synthetic constants of pairOp
+	// The bitsliced computed AES (soft_emit.go): values held in a group's planes.
+	sliced map[*ir.Value]sliceRef
+}
+
+// Plan plans a block: the vector selection of a hardware variant, the
+// bitsliced AES groups of a computed one.
+func (g *fgen) Plan(b *ir.Block) any {
+	if g.v.hw {
+		return g.planBlock(b)
+	}
+	return g.planSoft(b)
+}
+
+// Select emits in when the block's plan covers it.
+func (g *fgen) Select(in *ir.Instr, plan any) bool {
+	p := plan.(*blockPlan)
+	return g.vecInstr(in, p) || g.softInstr(in, p)
+}
+
+// Builtin emits a clmul or SHA-256 builtin the plan left to the scalar
+// selection (the AES rounds never are).
+func (g *fgen) Builtin(in *ir.Instr) error {
+	switch in.Op {
+	case ir.OpClmulLo, ir.OpClmulHi:
+		g.Vals[in.Results[0]] = g.clmul(in.Op == ir.OpClmulHi, g.Val(in.Args[0]), g.Val(in.Args[1]))
+		return nil
+	case ir.OpAESEnc, ir.OpAESEncLast:
+		return fmt.Errorf("BUG: amd64: %s: AES round left to the scalar selection", g.F.Name)
+	}
+	return g.sha(in)
 }

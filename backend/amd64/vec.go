@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/ir"
 )
 
@@ -362,7 +363,7 @@ func mask(idx ...int) constant.Constant {
 func (g *fgen) setLanes(v value.Value, rs ...*ir.Value) {
 	for i, r := range rs {
 		g.lanes[r] = laneRef{v, i}
-		g.vals[r] = g.cur.NewExtractElement(v, i32c(i))
+		g.Vals[r] = g.Cur.NewExtractElement(v, i32c(i))
 	}
 }
 
@@ -375,18 +376,18 @@ func (g *fgen) pairVec(x, y *ir.Value) value.Value {
 	case okx && oky && lx.vec == ly.vec && lx.lane == 0 && ly.lane == 1:
 		return lx.vec
 	case okx && oky:
-		return g.cur.NewShuffleVector(lx.vec, ly.vec, mask(lx.lane, 2+ly.lane))
+		return g.Cur.NewShuffleVector(lx.vec, ly.vec, mask(lx.lane, 2+ly.lane))
 	case okx && lx.lane == 0:
-		return g.cur.NewInsertElement(lx.vec, g.val(y), i32c(1))
+		return g.Cur.NewInsertElement(lx.vec, g.Val(y), i32c(1))
 	case oky && ly.lane == 1:
-		return g.cur.NewInsertElement(ly.vec, g.val(x), i32c(0))
+		return g.Cur.NewInsertElement(ly.vec, g.Val(x), i32c(0))
 	case okx || oky:
-		return g.vec2(g.val(x), g.val(y))
+		return g.vec2(g.Val(x), g.Val(y))
 	}
 	if v := g.pairOp(x, y, pairBudget); v != nil {
 		return v
 	}
-	return g.vec2(g.val(x), g.val(y))
+	return g.vec2(g.Val(x), g.Val(y))
 }
 
 // free reports whether the pair (x, y) costs nothing per iteration as a
@@ -400,7 +401,7 @@ func (g *fgen) free(x, y *ir.Value) bool {
 	if isConst(x) && isConst(y) {
 		return true
 	}
-	return g.depth > 0 && g.defDepth[x] < g.depth && g.defDepth[y] < g.depth
+	return g.Depth > 0 && g.DefDepth[x] < g.Depth && g.DefDepth[y] < g.Depth
 }
 
 func isConst(v *ir.Value) bool { return v.Def != nil && v.Def.Op == ir.OpConst }
@@ -440,13 +441,13 @@ func (g *fgen) pairOp(x, y *ir.Value, budget int) value.Value {
 		}
 		switch op {
 		case ir.OpAdd:
-			return g.cur.NewAdd(va, vb)
+			return g.Cur.NewAdd(va, vb)
 		case ir.OpXor:
-			return g.cur.NewXor(va, vb)
+			return g.Cur.NewXor(va, vb)
 		case ir.OpOr:
-			return g.cur.NewOr(va, vb)
+			return g.Cur.NewOr(va, vb)
 		}
-		return g.cur.NewAnd(va, vb)
+		return g.Cur.NewAnd(va, vb)
 	}
 	if v := try(xa, ya, xb, yb); v != nil {
 		return v
@@ -488,7 +489,7 @@ func (g *fgen) constValue(c uint64) *ir.Value {
 	}
 	v := &ir.Value{ID: -1, Type: ir.U64, Def: &ir.Instr{Op: ir.OpConst, Aux: c}}
 	v.Def.Results = []*ir.Value{v}
-	g.vals[v] = cint(types.I64, c)
+	g.Vals[v] = llvm.Cint(types.I64, c)
 	g.consts[c] = v
 	return v
 }
@@ -498,27 +499,27 @@ func (g *fgen) constValue(c uint64) *ir.Value {
 func (g *fgen) vecLoad(first *ir.Instr, pair [2]*ir.Instr) {
 	lo, hi := pair[0], pair[1]
 	acc, _ := wordAccess(first)
-	p := g.elem(first.Arr, g.val(first.Args[0]))
+	p := g.Elem(first.Arr, g.Val(first.Args[0]))
 	if first == hi {
 		var t types.Type = types.I8
 		if acc.unit == 1 {
 			t = types.I64
 		}
-		p = g.cur.NewGetElementPtr(t, p, constant.NewInt(types.I64, -1*acc.unit))
+		p = g.Cur.NewGetElementPtr(t, p, constant.NewInt(types.I64, -1*acc.unit))
 	}
 	if acc.be {
-		ld := g.cur.NewLoad(v16i8, g.cur.NewBitCast(p, types.NewPointer(v16i8)))
+		ld := g.Cur.NewLoad(v16i8, g.Cur.NewBitCast(p, types.NewPointer(v16i8)))
 		ld.Align = 1
 		rev := make([]int, 16)
 		for i := range rev {
 			rev[i] = 15 - i
 		}
-		v := g.cur.NewBitCast(g.cur.NewShuffleVector(ld, constant.NewUndef(v16i8), mask(rev...)), v2i64)
+		v := g.Cur.NewBitCast(g.Cur.NewShuffleVector(ld, constant.NewUndef(v16i8), mask(rev...)), v2i64)
 		// Reversing all 16 bytes puts the higher word, byte-swapped, in lane 0.
 		g.setLanes(v, hi.Results[0], lo.Results[0])
 		return
 	}
-	ld := g.cur.NewLoad(v2i64, g.cur.NewBitCast(p, types.NewPointer(v2i64)))
+	ld := g.Cur.NewLoad(v2i64, g.Cur.NewBitCast(p, types.NewPointer(v2i64)))
 	ld.Align = 1
 	g.setLanes(ld, lo.Results[0], hi.Results[0])
 }
@@ -536,8 +537,8 @@ func (g *fgen) vecStore(pair [2]*ir.Instr) {
 		return
 	}
 	v := g.pairVec(lo.Args[1], hi.Args[1])
-	p := g.elem(lo.Arr, g.val(lo.Args[0]))
-	st := g.cur.NewStore(v, g.cur.NewBitCast(p, types.NewPointer(v2i64)))
+	p := g.Elem(lo.Arr, g.Val(lo.Args[0]))
+	st := g.Cur.NewStore(v, g.Cur.NewBitCast(p, types.NewPointer(v2i64)))
 	st.Align = 1
 }
 
@@ -551,19 +552,19 @@ type vecOp struct {
 func (g *fgen) bitOp(op ir.Op, a, b value.Value) value.Value {
 	switch op {
 	case ir.OpXor:
-		return g.cur.NewXor(a, b)
+		return g.Cur.NewXor(a, b)
 	case ir.OpAnd:
-		return g.cur.NewAnd(a, b)
+		return g.Cur.NewAnd(a, b)
 	}
-	return g.cur.NewOr(a, b)
+	return g.Cur.NewOr(a, b)
 }
 
 // concat joins two or four <2 x i64> vectors into one.
 func (g *fgen) concat(vs []value.Value) value.Value {
-	v := g.cur.NewShuffleVector(vs[0], vs[1], mask(0, 1, 2, 3))
+	v := g.Cur.NewShuffleVector(vs[0], vs[1], mask(0, 1, 2, 3))
 	if len(vs) == 4 {
-		hi := g.cur.NewShuffleVector(vs[2], vs[3], mask(0, 1, 2, 3))
-		v = g.cur.NewShuffleVector(v, hi, mask(0, 1, 2, 3, 4, 5, 6, 7))
+		hi := g.Cur.NewShuffleVector(vs[2], vs[3], mask(0, 1, 2, 3))
+		v = g.Cur.NewShuffleVector(v, hi, mask(0, 1, 2, 3, 4, 5, 6, 7))
 	}
 	return v
 }
@@ -603,8 +604,8 @@ func (g *fgen) vecStoreRun(run [][2]*ir.Instr) {
 		v = g.concat(pairs)
 	}
 	vt := types.NewVector(uint64(2*len(run)), types.I64)
-	p := g.elem(run[0][0].Arr, g.val(run[0][0].Args[0]))
-	st := g.cur.NewStore(v, g.cur.NewBitCast(p, types.NewPointer(vt)))
+	p := g.Elem(run[0][0].Arr, g.Val(run[0][0].Args[0]))
+	st := g.Cur.NewStore(v, g.Cur.NewBitCast(p, types.NewPointer(vt)))
 	st.Align = 1
 }
 
@@ -620,13 +621,13 @@ func (g *fgen) laneOp(in *ir.Instr) bool {
 	// vector op serves both (in this block).
 	key := vecOp{in.Op, la.vec, lb.vec}
 	v, ok := g.laneOpVec[key]
-	if !ok || g.laneOpBlock[key] != g.cur {
+	if !ok || g.laneOpBlock[key] != g.Cur {
 		v = g.bitOp(in.Op, la.vec, lb.vec)
 		g.laneOps[v] = key
-		g.laneOpVec[key], g.laneOpBlock[key] = v, g.cur
+		g.laneOpVec[key], g.laneOpBlock[key] = v, g.Cur
 	}
 	g.lanes[in.Results[0]] = laneRef{v, la.lane}
-	g.vals[in.Results[0]] = g.cur.NewExtractElement(v, i32c(la.lane))
+	g.Vals[in.Results[0]] = g.Cur.NewExtractElement(v, i32c(la.lane))
 	return true
 }
 
@@ -641,11 +642,11 @@ func (g *fgen) clmulOperand(a *ir.Value) (value.Value, int) {
 		lp, okp := g.lanes[d.Args[0]]
 		lq, okq := g.lanes[d.Args[1]]
 		if okp && okq && lp.vec == lq.vec && lp.lane != lq.lane {
-			sw := g.cur.NewShuffleVector(lp.vec, undef2, mask(1, 0))
-			return g.cur.NewXor(lp.vec, sw), 0
+			sw := g.Cur.NewShuffleVector(lp.vec, undef2, mask(1, 0))
+			return g.Cur.NewXor(lp.vec, sw), 0
 		}
 	}
-	return g.cur.NewInsertElement(undef2, g.val(a), i32c(0)), 0
+	return g.Cur.NewInsertElement(undef2, g.Val(a), i32c(0)), 0
 }
 
 // hwClmul emits clmul_lo/clmul_hi as one PCLMULQDQ per operand pair, both
@@ -653,19 +654,19 @@ func (g *fgen) clmulOperand(a *ir.Value) (value.Value, int) {
 func (g *fgen) hwClmul(in *ir.Instr) {
 	key := [2]*ir.Value{in.Args[0], in.Args[1]}
 	r, ok := g.clmulPairs[key]
-	if !ok || g.clmulBlock[key] != g.cur {
+	if !ok || g.clmulBlock[key] != g.Cur {
 		va, la := g.clmulOperand(in.Args[0])
 		vb, lb := g.clmulOperand(in.Args[1])
-		fn := g.intrinsic("llvm.x86.pclmulqdq", v2i64, v2i64, v2i64, types.I8)
-		r = g.cur.NewCall(fn, va, vb, constant.NewInt(types.I8, int64(la|lb<<4)))
-		g.clmulPairs[key], g.clmulBlock[key] = r, g.cur
+		fn := g.Intrinsic("llvm.x86.pclmulqdq", v2i64, v2i64, v2i64, types.I8)
+		r = g.Cur.NewCall(fn, va, vb, constant.NewInt(types.I8, int64(la|lb<<4)))
+		g.clmulPairs[key], g.clmulBlock[key] = r, g.Cur
 	}
 	lane := 0
 	if in.Op == ir.OpClmulHi {
 		lane = 1
 	}
 	g.lanes[in.Results[0]] = laneRef{r, lane}
-	g.vals[in.Results[0]] = g.cur.NewExtractElement(r, i32c(lane))
+	g.Vals[in.Results[0]] = g.Cur.NewExtractElement(r, i32c(lane))
 }
 
 // hwAES emits AES rounds: one AESENC on 128 bits, or for a group of two one
@@ -679,7 +680,7 @@ func (g *fgen) hwAES(group []*ir.Instr) {
 			name = "llvm.x86.aesni.aesenclast"
 		}
 		in := group[0]
-		r := g.cur.NewCall(g.intrinsic(name, v2i64, v2i64, v2i64), g.pairVec(in.Args[0], in.Args[1]), key)
+		r := g.Cur.NewCall(g.Intrinsic(name, v2i64, v2i64, v2i64), g.pairVec(in.Args[0], in.Args[1]), key)
 		g.setLanes(r, in.Results...)
 		return
 	}
@@ -695,20 +696,20 @@ func (g *fgen) hwAES(group []*ir.Instr) {
 		pairs[i] = g.pairVec(in.Args[0], in.Args[1])
 	}
 	if len(group) == 2 {
-		s = g.cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
+		s = g.Cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
 	} else {
-		lo := g.cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
-		hi := g.cur.NewShuffleVector(pairs[2], pairs[3], mask(0, 1, 2, 3))
-		s = g.cur.NewShuffleVector(lo, hi, mask(0, 1, 2, 3, 4, 5, 6, 7))
+		lo := g.Cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
+		hi := g.Cur.NewShuffleVector(pairs[2], pairs[3], mask(0, 1, 2, 3))
+		s = g.Cur.NewShuffleVector(lo, hi, mask(0, 1, 2, 3, 4, 5, 6, 7))
 	}
 	ks := make([]int, n)
 	for i := range ks {
 		ks[i] = i & 1
 	}
-	k := g.cur.NewShuffleVector(key, undef2, mask(ks...))
-	r := g.cur.NewCall(g.intrinsic(name, vt, vt, vt), s, k)
+	k := g.Cur.NewShuffleVector(key, undef2, mask(ks...))
+	r := g.Cur.NewCall(g.Intrinsic(name, vt, vt, vt), s, k)
 	for i, in := range group {
-		half := g.cur.NewShuffleVector(r, constant.NewUndef(vt), mask(2*i, 2*i+1))
+		half := g.Cur.NewShuffleVector(r, constant.NewUndef(vt), mask(2*i, 2*i+1))
 		g.setLanes(half, in.Results...)
 	}
 }
@@ -773,7 +774,7 @@ func firstResult(in *ir.Instr) *ir.Value {
 
 // scalarStore emits one store with the scalar selection.
 func (g *fgen) scalarStore(in *ir.Instr) {
-	if err := g.instr(in); err != nil {
+	if err := g.Instr(in); err != nil {
 		panic("BUG: amd64: " + err.Error())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/ir"
 )
 
@@ -51,12 +52,12 @@ func (g *fgen) inLane(l laneRef, lane int) value.Value {
 	if l.lane == lane {
 		return l.vec
 	}
-	return g.cur.NewShuffleVector(l.vec, undef2, mask(1, 0))
+	return g.Cur.NewShuffleVector(l.vec, undef2, mask(1, 0))
 }
 
 // splat2 is the <2 x i64> constant with c in both lanes.
 func splat2(c uint64) constant.Constant {
-	return constant.NewVector(v2i64, cint(types.I64, c), cint(types.I64, c))
+	return constant.NewVector(v2i64, llvm.Cint(types.I64, c), llvm.Cint(types.I64, c))
 }
 
 // laneArith emits a bitwise op of two values in different lanes, a shift
@@ -66,7 +67,7 @@ func (g *fgen) laneArith(in *ir.Instr) bool {
 	set := func(v value.Value, lane int) bool {
 		r := in.Results[0]
 		g.lanes[r] = laneRef{v, lane}
-		g.vals[r] = g.cur.NewExtractElement(v, i32c(lane))
+		g.Vals[r] = g.Cur.NewExtractElement(v, i32c(lane))
 		return true
 	}
 	if in.Results == nil || in.Results[0].Type != ir.U64 {
@@ -82,11 +83,11 @@ func (g *fgen) laneArith(in *ir.Instr) bool {
 		a, b := la.vec, g.inLane(lb, la.lane)
 		switch in.Op {
 		case ir.OpXor:
-			return set(g.cur.NewXor(a, b), la.lane)
+			return set(g.Cur.NewXor(a, b), la.lane)
 		case ir.OpAnd:
-			return set(g.cur.NewAnd(a, b), la.lane)
+			return set(g.Cur.NewAnd(a, b), la.lane)
 		}
-		return set(g.cur.NewOr(a, b), la.lane)
+		return set(g.Cur.NewOr(a, b), la.lane)
 	case ir.OpShl, ir.OpShr:
 		la, ok := g.lanes[in.Args[0]]
 		d := in.Args[1].Def
@@ -94,9 +95,9 @@ func (g *fgen) laneArith(in *ir.Instr) bool {
 			return false
 		}
 		if in.Op == ir.OpShl {
-			return set(g.cur.NewShl(la.vec, splat2(d.Aux)), la.lane)
+			return set(g.Cur.NewShl(la.vec, splat2(d.Aux)), la.lane)
 		}
-		return set(g.cur.NewLShr(la.vec, splat2(d.Aux)), la.lane)
+		return set(g.Cur.NewLShr(la.vec, splat2(d.Aux)), la.lane)
 	case ir.OpFshl, ir.OpFshr:
 		lh, okh := g.lanes[in.Args[0]]
 		ll, okl := g.lanes[in.Args[1]]
@@ -106,9 +107,9 @@ func (g *fgen) laneArith(in *ir.Instr) bool {
 		}
 		hi, lo := lh.vec, g.inLane(ll, lh.lane)
 		if in.Op == ir.OpFshl {
-			return set(g.cur.NewOr(g.cur.NewShl(hi, splat2(k)), g.cur.NewLShr(lo, splat2(64-k))), lh.lane)
+			return set(g.Cur.NewOr(g.Cur.NewShl(hi, splat2(k)), g.Cur.NewLShr(lo, splat2(64-k))), lh.lane)
 		}
-		return set(g.cur.NewOr(g.cur.NewLShr(lo, splat2(k)), g.cur.NewShl(hi, splat2(64-k))), lh.lane)
+		return set(g.Cur.NewOr(g.Cur.NewLShr(lo, splat2(k)), g.Cur.NewShl(hi, splat2(64-k))), lh.lane)
 	}
 	return false
 }

@@ -22,6 +22,9 @@ var rules = []struct {
 	// it sees the program only through ir, sem and the backend contract.
 	{"backend", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
 	{"backend/amd64", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
+	// The target-independent part of the LLVM path knows no target: each
+	// (amd64, ...) imports it and implements its llvm.Target.
+	{"backend/llvm", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm", "backend/amd64"}},
 	{"backend/jcvm", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
 	{"backend/mos6502", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
 }

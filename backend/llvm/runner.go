@@ -1,4 +1,4 @@
-package amd64
+package llvm
 
 import (
 	"bufio"
@@ -26,7 +26,8 @@ type compiled struct {
 	bin string
 }
 
-// The build cache: one driver per program text and --hw within a process,
+// The build cache: one driver per program text, target and configuration
+// (amd64: --hw) within a process,
 // so tests compile each stdlib module once per mode.
 var (
 	cacheMu  sync.Mutex
@@ -40,10 +41,11 @@ type cacheEntry struct {
 	err  error
 }
 
-// cacheKey identifies a build: the module's IR and the --hw setting.
-func cacheKey(m *ir.Module, hw string) string {
+// cacheKey identifies a build: the module's IR, the target and its
+// configuration.
+func cacheKey(t Target, m *ir.Module, cfg Config) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", m.Name, hw)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", t.Name(), m.Name, cfg.Describe())
 	m.Print(h)
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -60,20 +62,17 @@ func removeCache() {
 }
 
 // compile builds (or finds in the cache) the driver for the program in
-// under opts.HW.
-func compile(in *backend.Input, opts backend.Options) (*compiled, error) {
-	hw := opts.HW
-	if hw == "" {
-		hw = "none"
-	}
-	if _, err := parseHW(opts.HW); err != nil {
-		return nil, err
-	}
-	m, err := module(in)
+// for target t under opts.
+func compile(t Target, in *backend.Input, opts backend.Options) (*compiled, error) {
+	cfg, err := t.Configure(opts)
 	if err != nil {
 		return nil, err
 	}
-	key := cacheKey(m, hw)
+	m, err := module(t, in)
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey(t, m, cfg)
 	cacheMu.Lock()
 	e, ok := cache[key]
 	if !ok {
@@ -81,7 +80,7 @@ func compile(in *backend.Input, opts backend.Options) (*compiled, error) {
 		cache[key] = e
 	}
 	if cacheDir == "" {
-		d, err := os.MkdirTemp("", "lowentc-amd64-")
+		d, err := os.MkdirTemp("", "lowentc-"+t.Name()+"-")
 		if err != nil {
 			cacheMu.Unlock()
 			return nil, err
@@ -97,13 +96,13 @@ func compile(in *backend.Input, opts backend.Options) (*compiled, error) {
 			e.err = err
 			return
 		}
-		e.c, e.err = buildDriver(m, opts, dir)
+		e.c, e.err = buildDriver(t, m, opts, dir)
 	})
 	return e.c, e.err
 }
 
-func buildDriver(m *ir.Module, opts backend.Options, dir string) (*compiled, error) {
-	b, err := translate(m, opts)
+func buildDriver(t Target, m *ir.Module, opts backend.Options, dir string) (*compiled, error) {
+	b, err := translate(t, m, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -112,15 +111,15 @@ func buildDriver(m *ir.Module, opts backend.Options, dir string) (*compiled, err
 		return nil, err
 	}
 	hdr := b.m.Name + ".h"
-	if err := os.WriteFile(filepath.Join(dir, hdr), []byte(header(b.m, b.traps, b.hw)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, hdr), []byte(header(b.m, b.traps, b.cfg)), 0o644); err != nil {
 		return nil, err
 	}
 	src := filepath.Join(dir, "driver.c")
-	if err := os.WriteFile(src, []byte(driverC(b.m, hdr, len(b.hw.variants) > 1)), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(driverC(t, b.m, hdr, b.cfg.Dispatched())), 0o644); err != nil {
 		return nil, err
 	}
 	bin := filepath.Join(dir, "driver")
-	if _, err := tool(dir, "gcc", "-O2", "-o", bin, src, obj); err != nil {
+	if _, err := tool(t, dir, "gcc", "-O2", "-o", bin, src, obj); err != nil {
 		return nil, err
 	}
 	return &compiled{b: b, dir: dir, bin: bin}, nil
@@ -137,14 +136,25 @@ type Runner struct {
 	errb bytes.Buffer
 }
 
-// Prepare compiles the program in (or reuses the cached build) and starts
-// its driver.
-func Prepare(in *backend.Input, opts backend.Options) (*Runner, error) {
-	c, err := compile(in, opts)
+// Prepare compiles the program in for target t (or reuses the cached
+// build) and returns a runner, which starts its driver at the first call.
+func Prepare(t Target, in *backend.Input, opts backend.Options) (*Runner, error) {
+	c, err := compile(t, in, opts)
 	if err != nil {
 		return nil, err
 	}
 	return &Runner{c: c}, nil
+}
+
+// Object compiles the program in for target t (or reuses the cached
+// build, the one Prepare's runners link) and returns the path of its
+// object file, which stays until backend.Cleanup.
+func Object(t Target, in *backend.Input, opts backend.Options) (string, error) {
+	c, err := compile(t, in, opts)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(c.dir, c.b.m.Name+".o"), nil
 }
 
 func (r *Runner) start() error {
@@ -163,7 +173,7 @@ func (r *Runner) start() error {
 	r.errb.Reset()
 	cmd.Stderr = &r.errb
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("amd64: starting the driver: %v", err)
+		return fmt.Errorf("%s: starting the driver: %v", r.c.b.t.Name(), err)
 	}
 	r.cmd, r.in, r.out = cmd, in, bufio.NewReaderSize(out, 1<<16)
 	return nil
@@ -194,7 +204,7 @@ func (r *Runner) Run(fn string, args []sem.Value) ([]sem.Value, backend.Stats, e
 	if err != nil {
 		return nil, nil, err
 	}
-	st := backend.Stats{{Key: "ns", Value: fmt.Sprintf("%.0f", ns)}, {Key: "hw", Value: r.c.b.hw.describe()}}
+	st := backend.Stats{{Key: "ns", Value: fmt.Sprintf("%.0f", ns)}, {Key: "hw", Value: r.c.b.cfg.Describe()}}
 	return res, st, nil
 }
 
@@ -223,7 +233,7 @@ func (r *Runner) call(fn string, args []sem.Value, mode uint32, minNS uint64) ([
 		}
 	}
 	if f == nil {
-		return nil, 0, fmt.Errorf("amd64: no export %s in module %s", fn, m.Name)
+		return nil, 0, fmt.Errorf("%s: no export %s in module %s", r.c.b.t.Name(), fn, m.Name)
 	}
 	if len(args) != len(f.Sig.Params) {
 		return nil, 0, fmt.Errorf("%s takes %d arguments, got %d", f.Name, len(f.Sig.Params), len(args))
@@ -250,7 +260,7 @@ func (r *Runner) call(fn string, args []sem.Value, mode uint32, minNS uint64) ([
 			if e&^p.Type.Mask() != 0 {
 				return nil, 0, fmt.Errorf("argument %s: element %#x does not fit %s", p.Name, e, p.Type)
 			}
-			putElem(&req, e, storageType(p.Type).BitSize/8)
+			putElem(&req, e, StorageType(p.Type).BitSize/8)
 		}
 	}
 	r.mu.Lock()
@@ -273,7 +283,7 @@ func (r *Runner) call(fn string, args []sem.Value, mode uint32, minNS uint64) ([
 		if !p.Array || !p.Mut {
 			continue
 		}
-		got, err := readElems(r.out, len(args[i].Elems), storageType(p.Type).BitSize/8)
+		got, err := readElems(r.out, len(args[i].Elems), StorageType(p.Type).BitSize/8)
 		if err != nil {
 			return nil, 0, r.crashed(err)
 		}
@@ -284,7 +294,7 @@ func (r *Runner) call(fn string, args []sem.Value, mode uint32, minNS uint64) ([
 	var results []sem.Value
 	for _, res := range f.Sig.Results {
 		if res.Array {
-			e, err := readElems(r.out, res.Len, storageType(res.Type).BitSize/8)
+			e, err := readElems(r.out, res.Len, StorageType(res.Type).BitSize/8)
 			if err != nil {
 				return nil, 0, r.crashed(err)
 			}
@@ -303,11 +313,17 @@ func (r *Runner) call(fn string, args []sem.Value, mode uint32, minNS uint64) ([
 	return results, math.Float64frombits(nsBits), nil
 }
 
-// ForceLevel limits a --hw auto program to CPU level n (0 computed, 1
-// AES-NI, 2 AVX2 with VAES, 3 AVX-512) and returns the level in effect.
-func (r *Runner) ForceLevel(n int) (int, error) {
-	if len(r.c.b.hw.variants) < 2 {
-		return 0, fmt.Errorf("amd64: ForceLevel needs --hw auto")
+// Dispatched says whether the program's exports are dispatched at run
+// time (Config.Dispatched): ForceDispatch works.
+func (r *Runner) Dispatched() bool { return r.c.b.cfg.Dispatched() }
+
+// ForceDispatch asks the module's NAME_force_level(n) to limit the
+// dispatch level to n and returns its answer: the level in effect, or a
+// negative number for an n the target refuses (Config says what levels
+// are).
+func (r *Runner) ForceDispatch(n int) (int, error) {
+	if !r.Dispatched() {
+		return 0, fmt.Errorf("%s: ForceDispatch needs a dispatched program", r.c.b.t.Name())
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -322,9 +338,6 @@ func (r *Runner) ForceLevel(n int) (int, error) {
 	var lvl int32
 	if err := binary.Read(r.out, binary.LittleEndian, &lvl); err != nil {
 		return 0, r.crashed(err)
-	}
-	if lvl < 0 {
-		return 0, fmt.Errorf("amd64: ForceLevel(%#x): not a CPU level 0-3 (with or without the SHA flag 0x100)", n)
 	}
 	return int(lvl), nil
 }
@@ -354,9 +367,9 @@ func (r *Runner) crashed(err error) error {
 	if werr := r.stop(); werr != nil {
 		// Killed (a stack overflow is a SIGSEGV) or exited: say so rather
 		// than only what the pipe saw ("EOF").
-		return fmt.Errorf("amd64: the driver died (%v) during the call: %v\n%s", werr, err, r.errb.String())
+		return fmt.Errorf("%s: the driver died (%v) during the call: %v\n%s", r.c.b.t.Name(), werr, err, r.errb.String())
 	}
-	return fmt.Errorf("amd64: the driver failed: %v\n%s", err, r.errb.String())
+	return fmt.Errorf("%s: the driver failed: %v\n%s", r.c.b.t.Name(), err, r.errb.String())
 }
 
 // statusError turns a non-zero status of fn's kernel into the error the
@@ -366,7 +379,7 @@ func (r *Runner) statusError(fn *ir.Function, code int) error {
 		if c := entryCheck(fn.Body, -1-code); c != nil {
 			return c.Err()
 		}
-		return fmt.Errorf("amd64: %s returned the status of requires clause %d, which it does not check", fn.Name, -1-code)
+		return fmt.Errorf("%s: %s returned the status of requires clause %d, which it does not check", r.c.b.t.Name(), fn.Name, -1-code)
 	}
 	if code == StatusFault {
 		return fmt.Errorf("%s: a slice argument is longer than 2^32-1 elements", fn.Name)
@@ -374,7 +387,7 @@ func (r *Runner) statusError(fn *ir.Function, code int) error {
 	if c := r.c.b.traps.info(code); c != nil {
 		return c.Err()
 	}
-	return fmt.Errorf("amd64: %s returned unknown status %d", fn.Name, code)
+	return fmt.Errorf("%s: %s returned unknown status %d", r.c.b.t.Name(), fn.Name, code)
 }
 
 // entryCheck returns the check of the export's requires clause k in b, or

@@ -1,4 +1,4 @@
-package amd64
+package llvm
 
 import (
 	"bytes"
@@ -14,17 +14,17 @@ import (
 // A missing tool is an error that names it.
 
 // tool runs name with args in dir and returns its standard output.
-func tool(dir, name string, args ...string) ([]byte, error) {
+func tool(t Target, dir, name string, args ...string) ([]byte, error) {
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return nil, fmt.Errorf("amd64: %s not found on PATH (the amd64 target needs LLVM 14's opt and llc, ar and gcc): %v", name, err)
+		return nil, fmt.Errorf("%s: %s not found on PATH (the %s target needs LLVM 14's opt and llc, ar and gcc): %v", t.Name(), name, t.Name(), err)
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("amd64: %s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+		return nil, fmt.Errorf("%s: %s %s: %v\n%s", t.Name(), name, strings.Join(args, " "), err, errb.String())
 	}
 	return out.Bytes(), nil
 }
@@ -35,13 +35,13 @@ var llcArgs = []string{"-O3", "-relocation-model=pic"}
 // codegen writes ll to dir/base.ll, optimizes it with opt -O3 and compiles
 // it with llc into dir/base.o (kind "obj") or dir/base.s ("asm"); it
 // returns the output's path.
-func codegen(dir, base, ll, kind string) (string, error) {
+func codegen(t Target, dir, base, ll, kind string) (string, error) {
 	src := filepath.Join(dir, base+".ll")
 	if err := os.WriteFile(src, []byte(ll), 0o644); err != nil {
 		return "", err
 	}
 	bc := filepath.Join(dir, base+".bc")
-	if _, err := tool(dir, "opt", "-O3", src, "-o", bc); err != nil {
+	if _, err := tool(t, dir, "opt", "-O3", src, "-o", bc); err != nil {
 		return "", err
 	}
 	out := filepath.Join(dir, base+".o")
@@ -50,17 +50,17 @@ func codegen(dir, base, ll, kind string) (string, error) {
 		out, ft = filepath.Join(dir, base+".s"), "-filetype=asm"
 	}
 	args := append(append([]string{}, llcArgs...), ft, bc, "-o", out)
-	if _, err := tool(dir, "llc", args...); err != nil {
+	if _, err := tool(t, dir, "llc", args...); err != nil {
 		return "", err
 	}
 	return out, nil
 }
 
 // archive packs obj into the static library dir/lib<base>.a.
-func archive(dir, base, obj string) (string, error) {
+func archive(t Target, dir, base, obj string) (string, error) {
 	lib := filepath.Join(dir, "lib"+base+".a")
 	_ = os.Remove(lib)
-	if _, err := tool(dir, "ar", "rcs", lib, obj); err != nil {
+	if _, err := tool(t, dir, "ar", "rcs", lib, obj); err != nil {
 		return "", err
 	}
 	return lib, nil

@@ -1,4 +1,4 @@
-package amd64
+package llvm
 
 import (
 	"fmt"
@@ -17,16 +17,17 @@ import (
 // is ir/eval.go's; LLVM's own ops differ where an operand is out of range
 // (a shift by >= the width, a division by zero), so those get guards.
 
-func cint(t *types.IntType, x uint64) *constant.Int { return constant.NewInt(t, int64(x)) }
+// Cint is the constant x of type t.
+func Cint(t *types.IntType, x uint64) *constant.Int { return constant.NewInt(t, int64(x)) }
 
-// instr emits one non-structured instruction.
-func (g *fgen) instr(in *ir.Instr) error {
-	b := func() *llir.Block { return g.cur }
-	arg := func(i int) value.Value { return g.val(in.Args[i]) }
-	set := func(x value.Value) { g.vals[in.Results[0]] = x }
+// Instr emits one non-structured instruction.
+func (g *Func) Instr(in *ir.Instr) error {
+	b := func() *llir.Block { return g.Cur }
+	arg := func(i int) value.Value { return g.Val(in.Args[i]) }
+	set := func(x value.Value) { g.Vals[in.Results[0]] = x }
 	switch in.Op {
 	case ir.OpConst:
-		set(cint(valueType(in.Results[0].Type), in.Aux))
+		set(Cint(ValueType(in.Results[0].Type), in.Aux))
 	case ir.OpCopy:
 		set(arg(0))
 	case ir.OpAdd:
@@ -42,10 +43,10 @@ func (g *fgen) instr(in *ir.Instr) error {
 	case ir.OpXor:
 		set(b().NewXor(arg(0), arg(1)))
 	case ir.OpNot:
-		t := valueType(in.Results[0].Type)
-		set(b().NewXor(arg(0), cint(t, in.Results[0].Type.Mask())))
+		t := ValueType(in.Results[0].Type)
+		set(b().NewXor(arg(0), Cint(t, in.Results[0].Type.Mask())))
 	case ir.OpNeg:
-		set(b().NewSub(cint(valueType(in.Results[0].Type), 0), arg(0)))
+		set(b().NewSub(Cint(ValueType(in.Results[0].Type), 0), arg(0)))
 	case ir.OpDivU, ir.OpRemU:
 		set(g.divRem(in))
 	case ir.OpShl, ir.OpShr:
@@ -53,13 +54,13 @@ func (g *fgen) instr(in *ir.Instr) error {
 	case ir.OpRotl, ir.OpRotr:
 		set(g.rotate(in))
 	case ir.OpFshl, ir.OpFshr:
-		t := valueType(in.Results[0].Type)
+		t := ValueType(in.Results[0].Type)
 		name := "llvm.fshl"
 		if in.Op == ir.OpFshr {
 			name = "llvm.fshr"
 		}
-		fn := g.intrinsic(fmt.Sprintf("%s.i%d", name, t.BitSize), t, t, t, t)
-		set(b().NewCall(fn, arg(0), arg(1), cint(t, in.Aux)))
+		fn := g.Intrinsic(fmt.Sprintf("%s.i%d", name, t.BitSize), t, t, t, t)
+		set(b().NewCall(fn, arg(0), arg(1), Cint(t, in.Aux)))
 	case ir.OpEq, ir.OpNe, ir.OpUlt, ir.OpUle:
 		pred := map[ir.Op]enum.IPred{ir.OpEq: enum.IPredEQ, ir.OpNe: enum.IPredNE,
 			ir.OpUlt: enum.IPredULT, ir.OpUle: enum.IPredULE}[in.Op]
@@ -72,19 +73,16 @@ func (g *fgen) instr(in *ir.Instr) error {
 		set(b().NewSelect(arg(0), arg(1), arg(2)))
 	case ir.OpAddC, ir.OpSubB, ir.OpMulW:
 		g.wide(in)
-	case ir.OpClmulLo, ir.OpClmulHi:
-		set(g.clmul(in.Op == ir.OpClmulHi, arg(0), arg(1)))
-	case ir.OpAESEnc, ir.OpAESEncLast:
-		return fmt.Errorf("BUG: amd64: %s: AES round left to the scalar selection", g.f.Name)
+	case ir.OpClmulLo, ir.OpClmulHi, ir.OpAESEnc, ir.OpAESEncLast,
+		ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
+		return g.sel.Builtin(in)
 	case ir.OpHave:
-		set(boolConst(g.have(sem.Feature(in.Aux))))
-	case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
-		return g.sha(in)
+		set(boolConst(g.sel.Have(sem.Feature(in.Aux))))
 	case ir.OpLoad:
-		et := storageType(in.Arr.Elem)
-		x := value.Value(b().NewLoad(et, g.elem(in.Arr, arg(0))))
+		et := StorageType(in.Arr.Elem)
+		x := value.Value(b().NewLoad(et, g.Elem(in.Arr, arg(0))))
 		if in.Arr.Elem == ir.Bool {
-			x = b().NewICmp(enum.IPredNE, x, cint(types.I8, 0))
+			x = b().NewICmp(enum.IPredNE, x, Cint(types.I8, 0))
 		}
 		set(x)
 	case ir.OpStore:
@@ -92,11 +90,11 @@ func (g *fgen) instr(in *ir.Instr) error {
 		if in.Arr.Elem == ir.Bool {
 			x = b().NewZExt(x, types.I8)
 		}
-		b().NewStore(x, g.elem(in.Arr, arg(0)))
+		b().NewStore(x, g.Elem(in.Arr, arg(0)))
 	case ir.OpLen:
 		info := g.arr(in.Arr)
 		if info.len == nil {
-			set(cint(types.I32, uint64(in.Arr.Len/in.Arr.Per)))
+			set(Cint(types.I32, uint64(in.Arr.Len/in.Arr.Per)))
 		} else {
 			set(info.len)
 		}
@@ -109,149 +107,156 @@ func (g *fgen) instr(in *ir.Instr) error {
 	case ir.OpTrace:
 		// Host output: native code has no host to talk to.
 	default:
-		return fmt.Errorf("BUG: amd64: %s: cannot select %s", g.f.Name, in.Op)
+		return fmt.Errorf("BUG: %s: %s: cannot select %s", g.target.Name(), g.F.Name, in.Op)
 	}
 	return nil
 }
 
+func boolConst(b bool) value.Value {
+	if b {
+		return constant.True
+	}
+	return constant.False
+}
+
 // convert zero-extends or truncates x from type from to type to.
-func (g *fgen) convert(x value.Value, from, to ir.Type) value.Value {
+func (g *Func) convert(x value.Value, from, to ir.Type) value.Value {
 	fb, tb := from.Bits(), to.Bits()
 	switch {
 	case fb == tb:
 		return x
 	case fb < tb:
-		return g.cur.NewZExt(x, valueType(to))
+		return g.Cur.NewZExt(x, ValueType(to))
 	default:
-		return g.cur.NewTrunc(x, valueType(to))
+		return g.Cur.NewTrunc(x, ValueType(to))
 	}
 }
 
 // shift emits shl/shr, where an amount >= the width gives 0.
-func (g *fgen) shift(in *ir.Instr) value.Value {
+func (g *Func) shift(in *ir.Instr) value.Value {
 	t := in.Results[0].Type
-	lt := valueType(t)
-	x, amt := g.val(in.Args[0]), g.val(in.Args[1])
+	lt := ValueType(t)
+	x, amt := g.Val(in.Args[0]), g.Val(in.Args[1])
 	at := in.Args[1].Type
 	n := uint64(t.Bits())
 	if c, ok := amt.(*constant.Int); ok {
 		k := uint64(c.X.Int64())
 		if k >= n {
-			return cint(lt, 0)
+			return Cint(lt, 0)
 		}
 		if in.Op == ir.OpShl {
-			return g.cur.NewShl(x, cint(lt, k))
+			return g.Cur.NewShl(x, Cint(lt, k))
 		}
-		return g.cur.NewLShr(x, cint(lt, k))
+		return g.Cur.NewLShr(x, Cint(lt, k))
 	}
-	big := g.cur.NewICmp(enum.IPredUGE, amt, cint(valueType(at), n))
-	k := g.cur.NewAnd(g.convert(amt, at, t), cint(lt, n-1))
+	big := g.Cur.NewICmp(enum.IPredUGE, amt, Cint(ValueType(at), n))
+	k := g.Cur.NewAnd(g.convert(amt, at, t), Cint(lt, n-1))
 	var s value.Value
 	if in.Op == ir.OpShl {
-		s = g.cur.NewShl(x, k)
+		s = g.Cur.NewShl(x, k)
 	} else {
-		s = g.cur.NewLShr(x, k)
+		s = g.Cur.NewLShr(x, k)
 	}
-	return g.cur.NewSelect(big, cint(lt, 0), s)
+	return g.Cur.NewSelect(big, Cint(lt, 0), s)
 }
 
 // rotate emits rotl/rotr as a funnel shift of x with itself (which takes
 // the amount modulo the width, as Lowent's rotates do).
-func (g *fgen) rotate(in *ir.Instr) value.Value {
+func (g *Func) rotate(in *ir.Instr) value.Value {
 	t := in.Results[0].Type
-	lt := valueType(t)
-	x, amt := g.val(in.Args[0]), g.val(in.Args[1])
+	lt := ValueType(t)
+	x, amt := g.Val(in.Args[0]), g.Val(in.Args[1])
 	at := in.Args[1].Type
 	n := uint64(t.Bits())
 	if at.Bits() > t.Bits() {
-		amt = g.cur.NewAnd(amt, cint(valueType(at), n-1))
+		amt = g.Cur.NewAnd(amt, Cint(ValueType(at), n-1))
 	}
 	amt = g.convert(amt, at, t)
 	name := "llvm.fshl"
 	if in.Op == ir.OpRotr {
 		name = "llvm.fshr"
 	}
-	fn := g.intrinsic(fmt.Sprintf("%s.i%d", name, n), lt, lt, lt, lt)
-	return g.cur.NewCall(fn, x, x, amt)
+	fn := g.Intrinsic(fmt.Sprintf("%s.i%d", name, n), lt, lt, lt, lt)
+	return g.Cur.NewCall(fn, x, x, amt)
 }
 
 // divRem emits divu/remu with Lowent's meaning for a zero divisor.
-func (g *fgen) divRem(in *ir.Instr) value.Value {
-	lt := valueType(in.Results[0].Type)
-	x, y := g.val(in.Args[0]), g.val(in.Args[1])
-	zero := g.cur.NewICmp(enum.IPredEQ, y, cint(lt, 0))
-	d := g.cur.NewSelect(zero, cint(lt, 1), y)
+func (g *Func) divRem(in *ir.Instr) value.Value {
+	lt := ValueType(in.Results[0].Type)
+	x, y := g.Val(in.Args[0]), g.Val(in.Args[1])
+	zero := g.Cur.NewICmp(enum.IPredEQ, y, Cint(lt, 0))
+	d := g.Cur.NewSelect(zero, Cint(lt, 1), y)
 	if in.Op == ir.OpDivU {
-		return g.cur.NewSelect(zero, cint(lt, in.Results[0].Type.Mask()), g.cur.NewUDiv(x, d))
+		return g.Cur.NewSelect(zero, Cint(lt, in.Results[0].Type.Mask()), g.Cur.NewUDiv(x, d))
 	}
-	return g.cur.NewSelect(zero, x, g.cur.NewURem(x, d))
+	return g.Cur.NewSelect(zero, x, g.Cur.NewURem(x, d))
 }
 
 // wide emits addc, subb and mulw in the double-width integer type, which
 // LLVM selects as add/adc, sub/sbb and one widening mul.
-func (g *fgen) wide(in *ir.Instr) {
+func (g *Func) wide(in *ir.Instr) {
 	t := in.Args[0].Type
 	n := t.Bits()
-	lt := valueType(t)
+	lt := ValueType(t)
 	wt := types.NewInt(uint64(2 * n))
-	x := g.cur.NewZExt(g.val(in.Args[0]), wt)
-	y := g.cur.NewZExt(g.val(in.Args[1]), wt)
+	x := g.Cur.NewZExt(g.Val(in.Args[0]), wt)
+	y := g.Cur.NewZExt(g.Val(in.Args[1]), wt)
 	var r value.Value
 	switch in.Op {
 	case ir.OpAddC:
-		r = g.cur.NewAdd(g.cur.NewAdd(x, y), g.cur.NewZExt(g.val(in.Args[2]), wt))
+		r = g.Cur.NewAdd(g.Cur.NewAdd(x, y), g.Cur.NewZExt(g.Val(in.Args[2]), wt))
 	case ir.OpSubB:
-		r = g.cur.NewSub(g.cur.NewSub(x, y), g.cur.NewZExt(g.val(in.Args[2]), wt))
+		r = g.Cur.NewSub(g.Cur.NewSub(x, y), g.Cur.NewZExt(g.Val(in.Args[2]), wt))
 	default:
-		r = g.cur.NewMul(x, y)
+		r = g.Cur.NewMul(x, y)
 	}
-	lo := g.cur.NewTrunc(r, lt)
-	hi := g.cur.NewTrunc(g.cur.NewLShr(r, constant.NewInt(wt, int64(n))), lt)
-	g.vals[in.Results[0]] = lo
+	lo := g.Cur.NewTrunc(r, lt)
+	hi := g.Cur.NewTrunc(g.Cur.NewLShr(r, constant.NewInt(wt, int64(n))), lt)
+	g.Vals[in.Results[0]] = lo
 	if in.Op == ir.OpMulW {
-		g.vals[in.Results[1]] = hi
+		g.Vals[in.Results[1]] = hi
 		return
 	}
-	g.vals[in.Results[1]] = g.cur.NewTrunc(hi, types.I1)
+	g.Vals[in.Results[1]] = g.Cur.NewTrunc(hi, types.I1)
 }
 
-// elem returns a pointer to element idx (an i32) of array a.
-func (g *fgen) elem(a *ir.Array, idx value.Value) value.Value {
+// Elem returns a pointer to element idx (an i32) of array a.
+func (g *Func) Elem(a *ir.Array, idx value.Value) value.Value {
 	info := g.arr(a)
-	i := g.cur.NewZExt(idx, types.I64)
-	gep := g.cur.NewGetElementPtr(storageType(a.Elem), info.ptr, i)
+	i := g.Cur.NewZExt(idx, types.I64)
+	gep := g.Cur.NewGetElementPtr(StorageType(a.Elem), info.ptr, i)
 	gep.InBounds = true
 	return gep
 }
 
 // loadBytes loads a bits-wide word from the bytes of a at byte offset off:
 // one unaligned load, byte-swapped for big-endian (movbe or bswap).
-func (g *fgen) loadBytes(a *ir.Array, off value.Value, bits int, big bool) value.Value {
+func (g *Func) loadBytes(a *ir.Array, off value.Value, bits int, big bool) value.Value {
 	t := types.NewInt(uint64(bits))
-	p := g.elem(a, off)
+	p := g.Elem(a, off)
 	var x value.Value = p
 	if bits > 8 {
-		x = g.cur.NewBitCast(p, types.NewPointer(t))
+		x = g.Cur.NewBitCast(p, types.NewPointer(t))
 	}
-	ld := g.cur.NewLoad(t, x)
+	ld := g.Cur.NewLoad(t, x)
 	ld.Align = 1
 	if big && bits > 8 {
-		return g.cur.NewCall(g.intrinsic(fmt.Sprintf("llvm.bswap.i%d", bits), t, t), ld)
+		return g.Cur.NewCall(g.Intrinsic(fmt.Sprintf("llvm.bswap.i%d", bits), t, t), ld)
 	}
 	return ld
 }
 
 // storeBytes stores a bits-wide word v at byte offset off of a.
-func (g *fgen) storeBytes(a *ir.Array, off, v value.Value, bits int, big bool) {
+func (g *Func) storeBytes(a *ir.Array, off, v value.Value, bits int, big bool) {
 	t := types.NewInt(uint64(bits))
 	if big && bits > 8 {
-		v = g.cur.NewCall(g.intrinsic(fmt.Sprintf("llvm.bswap.i%d", bits), t, t), v)
+		v = g.Cur.NewCall(g.Intrinsic(fmt.Sprintf("llvm.bswap.i%d", bits), t, t), v)
 	}
-	p := g.elem(a, off)
+	p := g.Elem(a, off)
 	var x value.Value = p
 	if bits > 8 {
-		x = g.cur.NewBitCast(p, types.NewPointer(t))
+		x = g.Cur.NewBitCast(p, types.NewPointer(t))
 	}
-	st := g.cur.NewStore(v, x)
+	st := g.Cur.NewStore(v, x)
 	st.Align = 1
 }

@@ -1,0 +1,142 @@
+// Package llvm is the target-independent part of lowentc's LLVM path:
+// legalized IR at W=64 becomes LLVM IR (built with github.com/llir/llvm)
+// for a Target, which supplies the triple, the data layout and the
+// selection of `have F` and the builtins; the machine's LLVM 14 (opt -O3,
+// llc -O3 -relocation-model=pic) compiles it to an object, a static
+// library and a C header (abi.go). The runner links a generated C driver
+// with gcc and runs it natively (runner.go). backend/amd64 is the x86-64
+// target; docs/architecture.md says how to add another.
+package llvm
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/sem"
+)
+
+// Emits are the artifact kinds, the default first (the driver adds ir).
+var Emits = []string{"ll", "asm", "obj", "lib", "h"}
+
+// build is one program compiled to LLVM IR under one configuration of
+// its target.
+type build struct {
+	t     Target
+	m     *ir.Module
+	cfg   Config
+	traps *trapTable
+	ll    string
+}
+
+// plan is the IR the backend compiles: legalized at W=64, fully unrolled
+// and inlined, with `have` kept for the target's variants.
+var plan = ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true}
+
+// module checks the program's stack needs and returns its module.
+func module(t Target, in *backend.Input) (*ir.Module, error) {
+	if err := checkStack(t, in); err != nil {
+		return nil, err
+	}
+	m, err := in.Module(plan)
+	if err != nil {
+		return nil, err
+	}
+	in.Use(m)
+	return m, nil
+}
+
+// translate runs the emitter on m.
+func translate(t Target, m *ir.Module, opts backend.Options) (*build, error) {
+	cfg, err := t.Configure(opts)
+	if err != nil {
+		return nil, err
+	}
+	traps := newTrapTable()
+	mod, err := buildModuleSafe(t, m, cfg, traps)
+	if err != nil {
+		return nil, err
+	}
+	return &build{t: t, m: m, cfg: cfg, traps: traps, ll: mod}, nil
+}
+
+// buildModuleSafe emits the module as text, turning an internal panic
+// (ours or llir's) into an error.
+func buildModuleSafe(t Target, m *ir.Module, cfg Config, traps *trapTable) (ll string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ll, err = "", fmt.Errorf("%s: internal compiler error: %v", t.Name(), r)
+		}
+	}()
+	mod, err := buildModule(t, m, cfg, traps)
+	if err != nil {
+		return "", err
+	}
+	return mod.String(), nil
+}
+
+// Compile produces the artifact opts.Emit of the program in for target t.
+func Compile(t Target, in *backend.Input, opts backend.Options) ([]byte, error) {
+	if _, err := t.Configure(opts); err != nil {
+		return nil, err
+	}
+	m, err := module(t, in)
+	if err != nil {
+		return nil, err
+	}
+	b, err := translate(t, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	switch opts.Emit {
+	case "", "ll":
+		return []byte(b.ll), nil
+	case "h":
+		return []byte(header(b.m, b.traps, b.cfg)), nil
+	}
+	dir, err := os.MkdirTemp("", "lowentc-"+t.Name()+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path, err := b.native(dir, opts.Emit)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
+}
+
+// native writes the asm, obj or lib artifact into dir and returns its path.
+func (b *build) native(dir, kind string) (string, error) {
+	switch kind {
+	case "asm":
+		return codegen(b.t, dir, b.m.Name, b.ll, "asm")
+	case "obj", "lib":
+		obj, err := codegen(b.t, dir, b.m.Name, b.ll, "obj")
+		if err != nil || kind == "obj" {
+			return obj, err
+		}
+		return archive(b.t, dir, b.m.Name, obj)
+	}
+	return "", fmt.Errorf("%s: cannot emit %q (kinds: ll, asm, obj, lib, h)", b.t.Name(), kind)
+}
+
+// maxStackArrays is the most bytes of local arrays a call of an export may
+// keep on the stack: its own and those of the deepest chain of calls below
+// it (local arrays live in the stack frame). 1 MiB leaves room in a
+// thread's stack (8 MiB by default for glibc's threads and main thread);
+// more would overflow it, a crash rather than an answer.
+const maxStackArrays = 1 << 20
+
+// checkStack refuses a program one of whose exports would need more than
+// maxStackArrays bytes of stack for its arrays, at the largest of them.
+func checkStack(t Target, in *backend.Input) error {
+	for _, c := range in.Chains {
+		if c.Bytes > maxStackArrays {
+			return &sem.Diag{Pos: c.Pos, Msg: fmt.Sprintf("%s: a call of %s keeps %s bytes of local arrays on the stack (%s); the limit is %s (1 MiB)",
+				t.Name(), c.Export, sem.Thousands(c.Bytes), c.Where, sem.Thousands(maxStackArrays))}
+		}
+	}
+	return nil
+}

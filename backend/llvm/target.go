@@ -1,0 +1,79 @@
+package llvm
+
+import (
+	llir "github.com/llir/llvm/ir"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/sem"
+)
+
+// Target is what the target-independent part of the LLVM path needs to
+// know of one LLVM target: its triple and data layout, and, through the
+// Config its options select, how each export is compiled (its variants,
+// their features, how `have F` and the builtins are selected, and how a
+// variant is picked at run time). backend/amd64 is the x86-64 Target.
+type Target interface {
+	// Name names the target in messages and temporary files ("amd64").
+	Name() string
+	// Triple and DataLayout are the LLVM module's target triple and data
+	// layout.
+	Triple() string
+	DataLayout() string
+	// Configure reads the options the target cares about (amd64: --hw)
+	// into a Config, or refuses them.
+	Configure(opts backend.Options) (Config, error)
+}
+
+// Config is one configuration of a target: the variants of every export.
+type Config interface {
+	// Variants returns the variants export f is compiled to, best first.
+	// With one, the variant is the export's kernel; with several, each is
+	// an internal function NAME.SUFFIX and the kernel is a dispatcher
+	// (Dispatcher) that picks one at run time.
+	Variants(f *ir.Function) []Variant
+	// Dispatcher emits the function name that calls the first of impls
+	// (compiled from vs, best first) that the machine allows.
+	Dispatcher(m *Module, name string, impls []*llir.Func, vs []Variant) *llir.Func
+	// Dispatched says whether exports may have several variants: the
+	// runner's driver then serves requests to force the dispatch level
+	// (Runner.ForceDispatch; the module exports NAME_force_level).
+	Dispatched() bool
+	// Header returns what the C header of module mod declares after the
+	// exports ("" for nothing).
+	Header(mod string) string
+	// Describe names the configuration in the runner's stats (key hw) and
+	// in its build cache.
+	Describe() string
+}
+
+// Variant is one compiled version of an export.
+type Variant interface {
+	// Suffix is the variant's symbol suffix when the export is dispatched.
+	Suffix() string
+	// Features is the "target-features" attribute of the variant's
+	// function ("" for none).
+	Features() string
+	// Selector returns the target's instruction selection for fn, the
+	// function being emitted in this variant.
+	Selector(fn *Func) Selector
+}
+
+// Selector is a target's part of the instruction selection of one
+// function: the ops whose lowering is the target's (`have F`, the
+// builtins), and any selection it does ahead of the scalar one (vector
+// lanes, for instance).
+type Selector interface {
+	// Have answers `have f` for the variant.
+	Have(f sem.Feature) bool
+	// Plan is called at the start of each block the function emits, before
+	// its instructions; Select gets its result.
+	Plan(b *ir.Block) any
+	// Select may emit in (a non-structured instruction of the block plan
+	// was made for) and report true; false leaves in to the scalar
+	// selection.
+	Select(in *ir.Instr, plan any) bool
+	// Builtin emits a builtin left to the scalar selection: clmul_lo,
+	// clmul_hi, the AES rounds and the SHA-256 ops.
+	Builtin(in *ir.Instr) error
+}
