@@ -12,7 +12,7 @@ import (
 )
 
 // TestAESRoundsTableFree checks the software AES rounds (the methods
-// compiled from rt.lw, and any method they were split into) at both
+// compiled from lwrt/rt.lw, and any method they were split into) at both
 // widths: no array load (a table lookup would index memory with secret
 // bytes) and no branch, so their timing cannot depend on the data.
 func TestAESRoundsTableFree(t *testing.T) {
