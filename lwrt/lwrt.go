@@ -1,8 +1,9 @@
 // Package lwrt holds lowentc's runtime, written in Lowent (rt.lw): the
 // computed forms of the AES-round and carry-less-multiply builtins, once
 // for every target. A target without the instructions compiles it beside
-// the program (backend.Target.Runtime), through the same pipeline as the
-// program, at the program's limb width.
+// the program (backend.Target.Runtime) or has the driver link it into the
+// program (ir.Options.Link); either way it goes through the same pipeline
+// as the program, at the program's limb width.
 //
 // Its exported functions and the builtins they compute:
 //
