@@ -6,7 +6,9 @@
 // With Options.KeepHave (a backend that compiles one variant per CPU
 // level) `have` stays, and each SHA-256 builtin becomes
 // `if have sha { builtin } else { arithmetic }`, which the backend
-// settles per variant.
+// settles per variant. The AES and clmul builtins the plan links
+// (Options.Link) become calls of the runtime's functions, which the pass
+// first moves into the module (see link.go).
 //
 // Requires: nothing (it runs first). Preserves: the meaning for a machine
 // with exactly Options.Features.
@@ -20,7 +22,19 @@ import (
 
 func features(m *Module, o *Options) error {
 	native := o.Features.Has(sem.FeatSHA) && (o.W == 0 || o.W == 64)
+	var rt map[string]*Function
+	if o.Link != 0 {
+		var err error
+		if rt, err = adoptRuntime(m, o.Runtime); err != nil {
+			return err
+		}
+	}
 	rewrite(m, func(nb *Builder, in *Instr) []*Value {
+		if rt != nil {
+			if vs := linkBuiltin(nb, in, o, rt); vs != nil {
+				return vs
+			}
+		}
 		switch {
 		case in.Op == OpHave && !o.KeepHave:
 			return []*Value{nb.Const(Bool, b2u(o.Features.Has(sem.Feature(in.Aux))))}

@@ -22,6 +22,9 @@ type folder struct {
 	f   *Function
 	sub subst
 	out []*Instr
+	// negBit maps the borrow of a limb of 0 - b, b a single bit (a mask
+	// of all ones or zeros), to that limb: the next limbs are the same.
+	negBit map[*Value]*Value
 }
 
 // instrs folds a list of instructions and returns the new list.
@@ -278,10 +281,27 @@ func (fd *folder) pair(in *Instr) bool {
 		fd.sub[in.Results[0]], fd.sub[in.Results[1]] = a[0], a[2]
 	case in.Op == OpAddC && isConst(a[2], 0) && isConst(a[0], 0):
 		fd.sub[in.Results[0]], fd.sub[in.Results[1]] = a[1], a[2]
+	case in.Op == OpSubB && isConst(a[0], 0) && isConst(a[1], 0) && fd.negBit[a[2]] != nil && fd.negBit[a[2]].Type == t:
+		// A higher limb of 0 - b for a bit b: 0 - 0 - borrow is the
+		// lowest limb again (all ones when b is 1), and so is the borrow.
+		fd.sub[in.Results[0]], fd.sub[in.Results[1]] = fd.negBit[a[2]], a[2]
 	default:
+		if in.Op == OpSubB && isConst(a[0], 0) && isConst(a[2], 0) && isBit(a[1]) {
+			// The lowest limb of 0 - b: its borrow is b.
+			if fd.negBit == nil {
+				fd.negBit = map[*Value]*Value{}
+			}
+			fd.negBit[in.Results[1]] = in.Results[0]
+		}
 		return false
 	}
 	return true
+}
+
+// isBit reports whether v is 0 or 1 by its definition: x & 1.
+func isBit(v *Value) bool {
+	d := v.Def
+	return d != nil && d.Op == OpAnd && (isConst(d.Args[0], 1) || isConst(d.Args[1], 1))
 }
 
 // builtin folds clmul and AES on constant (limb group) operands.

@@ -55,3 +55,23 @@ func TestFoldLimbOps(t *testing.T) {
 		t.Fatalf("200+100+1 should be 45 carry 1, x*1 should be x, 0:\n%s", m)
 	}
 }
+
+// TestFoldNegatedBit folds the higher limbs of 0 - (x & 1), the mask of a
+// bit legalization splits into a chain of borrows, into the lowest limb.
+func TestFoldNegatedBit(t *testing.T) {
+	m := NewModule("t")
+	f := m.NewFunction("f", true)
+	x := f.AddParam("x", U16)
+	f.SetResults(U16, U16, U16, Bool)
+	b := NewBuilder(f)
+	z, no := b.Const(U16, 0), b.Const(Bool, 0)
+	lo, b0 := b.Pair(OpSubB, z, b.And(x, b.Const(U16, 1)), no)
+	mid, b1 := b.Pair(OpSubB, z, z, b0)
+	hi, b2 := b.Pair(OpSubB, z, z, b1)
+	b.Return(lo, mid, hi, b2)
+	applyPass(t, m, fold, Options{}, "f", words(0), words(1), words(2), words(0xffff))
+	ret := m.Funcs[0].Body.Term()
+	if ret.Args[1] != ret.Args[0] || ret.Args[2] != ret.Args[0] || countOps(m, OpSubB) != 1 {
+		t.Fatalf("the higher limbs of 0 - (x & 1) are not its lowest limb:\n%s", m)
+	}
+}

@@ -34,6 +34,12 @@ type Options struct {
 	// Expand lists limb operations the target cannot select; pass expand
 	// rewrites them after legalization.
 	Expand Expand
+	// Link lists the builtins computed by the runtime (package lwrt) linked
+	// into the program; Runtime is that runtime, lowered and not yet
+	// optimized, which pass features moves into the module (the driver
+	// sets it for each plan: it is not part of the plan's identity).
+	Link    Link
+	Runtime *Module
 	// KeepHave leaves `have` in the IR for a backend that compiles one
 	// variant per CPU level and answers it per variant.
 	KeepHave bool

@@ -1,7 +1,6 @@
 package jcvm
 
 import (
-	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,9 +9,6 @@ import (
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/sem"
 )
-
-//go:embed rt.lw
-var rtSource []byte
 
 // Limits of the JCVM that every generated method respects.
 const (
@@ -106,7 +102,7 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 		return nil, err
 	}
 	in.Use(mod)
-	rtMod, err := in.Runtime(io)
+	rtMod, err := in.Runtime(runtimePlan(io))
 	if err != nil {
 		return nil, err
 	}
@@ -114,10 +110,6 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 	cls.Carry = &Arr{Name: "carry", Elem: EShort, Len: 1}
 	cls.Fields = append(cls.Fields, cls.Carry)
 	rt := map[string]*Method{}
-	if usesBuiltin(mod, "clmul") {
-		rt["clmul"] = rtClmul(cls)
-		cls.Methods = append(cls.Methods, rt["clmul"])
-	}
 	// Modules list every callee before its callers.
 	cls.Funcs = map[*ir.Function]*Method{}
 	needed := rtNeeded(rtMod, mod)
@@ -155,6 +147,15 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 		return cls, err
 	}
 	return cls, nil
+}
+
+// runtimePlan is the plan of the runtime (package lwrt) for the program's
+// plan io: the same, but with a budget that unrolls the AES round's small
+// loops and keeps clmul's loop over the 64 bits a loop, one method of a
+// few hundred bytes (unrolled, it would be 29 KB).
+func runtimePlan(io ir.Options) ir.Options {
+	io.Unroll = min(io.Unroll, variantUnroll)
+	return io
 }
 
 // finish hoists parts of expressions too deep for the operand stack, splits

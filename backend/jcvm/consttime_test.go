@@ -26,8 +26,7 @@ func isConstPush(op byte) bool {
 }
 
 // TestAESRoundsTableFree checks the software AES rounds (the methods
-// compiled from rt.lw, the S-box method they share, and any method they
-// were split into; not rt_clmul, a loop) at both
+// compiled from lwrt/rt.lw, and any method they were split into) at both
 // widths: no array load (a table lookup would index memory with secret
 // bytes) but the carry array's results at fixed indices, and no branch, so
 // their timing cannot depend on the data.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/lwrt"
 	"github.com/lowent/lowentc/sem"
 )
 
@@ -22,7 +23,7 @@ func init() {
 		Emits:   []string{"java", "jca"},
 		Compile: compileArtifact,
 		Prepare: prepare,
-		Runtime: &backend.Source{Name: "jcrt.lw", Text: append(append([]byte(nil), rtSource...), sboxLowent()...)},
+		Runtime: &backend.Source{Name: lwrt.Name, Text: lwrt.Source()},
 		Validate: func(opts backend.Options) error {
 			if _, err := cardOf(opts.Card); err != nil {
 				return err

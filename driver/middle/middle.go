@@ -18,6 +18,7 @@ import (
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/lower"
+	"github.com/lowent/lowentc/lwrt"
 )
 
 // Session is one program compiled for one target.
@@ -62,7 +63,7 @@ func (s *Session) Input() *backend.Input { return s.input }
 
 // planKey identifies a plan: every option but the dump's.
 func planKey(o ir.Options) string {
-	o.Dump, o.DumpAfter = nil, ""
+	o.Dump, o.DumpAfter, o.Runtime = nil, "", nil
 	return fmt.Sprintf("%#v", o)
 }
 
@@ -81,7 +82,12 @@ func (s *Session) module(o ir.Options) (*ir.Module, error) {
 		if s.dumpAfter != "" {
 			o.Dump, o.DumpAfter = &pl.dump, s.dumpAfter
 		}
-		pl.m, pl.err = lower.Compile(s.p, o)
+		if o.Link != 0 {
+			o.Runtime, pl.err = linkedRuntime()
+		}
+		if pl.err == nil {
+			pl.m, pl.err = lower.Compile(s.p, o)
+		}
 		s.plans[key] = pl
 		s.order = append(s.order, pl)
 	}
@@ -126,6 +132,33 @@ func (s *Session) runtime(o ir.Options) (*ir.Module, error) {
 		return nil, pl.err
 	}
 	return pl.m.Clone(), nil
+}
+
+// The runtime linked into programs (ir.Options.Link), loaded once.
+var (
+	lwrtOnce sync.Once
+	lwrtProg *lang.Program
+	lwrtErr  error
+)
+
+// linkedRuntime returns a fresh lowering of the runtime (package lwrt)
+// for pass features to move into a program's module.
+func linkedRuntime() (*ir.Module, error) {
+	lwrtOnce.Do(func() {
+		var ds lang.Diags
+		lwrtProg, ds = driver.LoadSource(lwrt.Name, lwrt.Source())
+		if len(ds) > 0 {
+			lwrtErr = fmt.Errorf("BUG: the runtime does not compile: %v", ds)
+		}
+	})
+	if lwrtErr != nil {
+		return nil, lwrtErr
+	}
+	m, err := lower.Program(lwrtProg)
+	if err != nil {
+		return nil, fmt.Errorf("BUG: the runtime: %v", err)
+	}
+	return m, nil
 }
 
 // used returns the plans of the modules the target used, in the order it

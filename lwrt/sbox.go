@@ -1,4 +1,4 @@
-package jcvm
+package lwrt
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // sboxLowent renders package aessbox's S-box circuit as the Lowent function
-// sbox_planes(p: mut [8]u16) of the runtime module (rt.lw): p[j] is bit
+// sbox_planes(p: mut [8]u16) of the runtime (rt.lw): p[j] is bit
 // plane j of 16 bytes, and every gate becomes one 16-bit xor, and or not, so
 // the sixteen S-boxes of a round cost one pass over the circuit, with no
 // table and nothing that depends on the data but the values.
@@ -30,7 +30,7 @@ func sboxLowent() string {
 		case '~':
 			fmt.Fprintf(&b, "    let g%d = ~g%d\n", 8+i, g.A)
 		default:
-			panic(fmt.Sprintf("BUG: jcvm: S-box gate with op %q", g.Op))
+			panic(fmt.Sprintf("BUG: lwrt: S-box gate with op %q", g.Op))
 		}
 	}
 	for i, s := range c.Outs {
