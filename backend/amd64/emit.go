@@ -211,7 +211,7 @@ func (g *fgen) newBlock() *llir.Block {
 // function emits variant v of export f as an LLVM function with the C ABI
 // of abi.go.
 func (g *modGen) function(f *ir.Function, name string, v variant, use builtinUse, public bool) (*llir.Func, error) {
-	sig := abiOf(f)
+	sig := abiOf(f, nil)
 	fn := g.out.NewFunc(name, types.I32, sig.llvmParams()...)
 	if !public {
 		fn.Linkage = enum.LinkageInternal
