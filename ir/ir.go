@@ -141,6 +141,11 @@ type SigParam struct {
 	Slice bool
 	Len   int // flattened element count of a fixed array
 	Mut   bool
+	// LenName is the named constant of the function's own module that the
+	// source wrote as a one-dimensional fixed array's length (`ctx: mut
+	// [CTX_WORDS]u64`), or "": a backend may name the size after it (the
+	// amd64 C header does).
+	LenName string
 }
 
 // Signature is a function's source-level interface, used by Run to convert

@@ -99,6 +99,22 @@ func isArrayish(t lang.Type) bool {
 	return false
 }
 
+// lenName is the constant a one-dimensional array parameter's written
+// type te names as its length, when it is a bare name (a constant of the
+// function's own module), else "".
+func lenName(te *lang.TypeExpr, t *lang.ArrayType) string {
+	if te == nil {
+		return ""
+	}
+	if _, nested := t.Elem.(*lang.ArrayType); nested {
+		return ""
+	}
+	if id, ok := te.Len.(*lang.Ident); ok && id.Module == "" {
+		return id.Name
+	}
+	return ""
+}
+
 // declare creates f's IR function and signature (bodies come later, so calls
 // can refer to any function).
 func (l *lowerer) declare(fd *lang.FuncDecl, root bool) {
@@ -113,6 +129,7 @@ func (l *lowerer) declare(fd *lang.FuncDecl, root bool) {
 		switch t := p.Type.(type) {
 		case *lang.ArrayType:
 			f.AddArrayParam(p.Name, irType(leaf(t), p.Pos), flatLen(t), p.Mut)
+			f.Sig.Params[len(f.Sig.Params)-1].LenName = lenName(p.TypeExpr, t)
 		case *lang.SliceType:
 			f.AddArrayParam(p.Name, irType(leaf(t), p.Pos), -1, p.Mut)
 		default:

@@ -19,14 +19,23 @@ var contract = map[string][]string{
 		"blake2b(msg: []u8, out: mut [64]u8)",
 		"blake2b_keyed(key: []u8, msg: []u8, out: mut []u8)",
 	},
-	"ghash": {"ghash(h: [16]u8, data: []u8, out: mut [16]u8)"},
+	"ghash": {
+		"ghash(h: [16]u8, data: []u8, out: mut [16]u8)",
+		"ghash_init(h: [16]u8, ctx: mut [16]u64)",
+		"ghash_ctx(ctx: [16]u64, data: []u8, out: mut [16]u8)",
+	},
 	"aes": {
 		"aes128_encrypt_block(key: [16]u8, src: [16]u8, dst: mut [16]u8)",
 		"aes128_ctr(key: [16]u8, iv: [16]u8, src: []u8, dst: mut []u8)",
+		"aes128_ctr_init(key: [16]u8, ctx: mut [22]u64)",
+		"aes128_ctr_ctx(ctx: [22]u64, iv: [16]u8, src: []u8, dst: mut []u8)",
 	},
 	"gcm": {
 		"aes128_gcm_seal(key: [16]u8, nonce: [12]u8, aad: []u8, pt: []u8, ct: mut []u8, tag: mut [16]u8)",
 		"aes128_gcm_open(key: [16]u8, nonce: [12]u8, aad: []u8, ct: []u8, tag: [16]u8, pt: mut []u8) -> bool",
+		"aes128_gcm_init(key: [16]u8, ctx: mut [38]u64)",
+		"aes128_gcm_seal_ctx(ctx: [38]u64, nonce: [12]u8, aad: []u8, pt: []u8, ct: mut []u8, tag: mut [16]u8)",
+		"aes128_gcm_open_ctx(ctx: [38]u64, nonce: [12]u8, aad: []u8, ct: []u8, tag: [16]u8, pt: mut []u8) -> bool",
 	},
 	"chacha20": {
 		"chacha20_block(key: [32]u8, nonce: [12]u8, counter: u32, out: mut [64]u8)",

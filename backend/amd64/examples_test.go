@@ -59,7 +59,7 @@ func buildLib(t *testing.T, mod string) string {
 }
 
 // TestExamples builds and runs the C and the Go (cgo) examples against
-// the static library.
+// the static library; the Go one keeps a key context sized by the header.
 func TestExamples(t *testing.T) {
 	dir := buildLib(t, "gcm")
 	want := exampleWant(t)
@@ -79,8 +79,12 @@ func TestExamples(t *testing.T) {
 
 	goBin := filepath.Join(dir, "cgo-example")
 	cmd := exec.Command("go", "build", "-tags", "lowentc_example", "-o", goBin, "./examples/cgo")
+	// cgo compiles the preamble from a file in $TMPDIR, so `#include
+	// "gcm.h"` looks there before -I: a stray /tmp/gcm.h (an older
+	// build's) would shadow the header under test. An empty TMPDIR of the
+	// test's own keeps the lookup to dir.
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1", "CGO_CFLAGS=-I"+dir,
-		"CGO_LDFLAGS="+filepath.Join(dir, "libgcm.a"))
+		"CGO_LDFLAGS="+filepath.Join(dir, "libgcm.a"), "TMPDIR="+t.TempDir())
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build (cgo): %v\n%s", err, out)
 	}
@@ -88,8 +92,10 @@ func TestExamples(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cgo example: %v\n%s", err, out)
 	}
-	if got := string(out); got != want {
-		t.Errorf("Go example printed\n%s\nwant\n%s", got, want)
+	// The Go example seals with a key context (checking the one-shot seal
+	// agrees), then opens with it.
+	if got := string(out); got != want+"opened=hello, lowent\n" {
+		t.Errorf("Go example printed\n%s\nwant\n%sopened=hello, lowent", got, want)
 	}
 	if !strings.Contains(string(mustRead(t, filepath.Join(dir, "gcm.h"))), "int lowentc_gcm_cpu_level(void);") {
 		t.Errorf("gcm.h does not declare the --hw auto level query")

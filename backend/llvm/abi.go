@@ -2,6 +2,7 @@ package llvm
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	llir "github.com/llir/llvm/ir"
@@ -41,13 +42,18 @@ type abiParam struct {
 	name  string
 	ctype string
 	typ   types.Type
-	n     int // a fixed array's element count: declared name[LOWENTC_STATIC n]
+	n     int    // a fixed array's element count: declared name[LOWENTC_STATIC n]
+	nName string // the header's macro for n, when the source named it, or ""
 }
 
 // decl is p as the header declares it.
 func (p abiParam) decl() string {
 	if p.n > 0 {
-		return fmt.Sprintf("%s %s[LOWENTC_STATIC %d]", strings.TrimSuffix(p.ctype, " *"), p.name, p.n)
+		n := fmt.Sprint(p.n)
+		if p.nName != "" {
+			n = p.nName
+		}
+		return fmt.Sprintf("%s %s[LOWENTC_STATIC %s]", strings.TrimSuffix(p.ctype, " *"), p.name, n)
 	}
 	if strings.HasSuffix(p.ctype, "*") {
 		return p.ctype + p.name
@@ -73,19 +79,52 @@ func ctype(t ir.Type) string {
 	return fmt.Sprintf("uint%d_t", t.Bits())
 }
 
-// abiOf is f's C signature.
-func abiOf(f *ir.Function) abiSig {
+// sizeMacros names the array sizes of m's exports that the source wrote
+// as a constant of the module (`ctx: mut [CTX_WORDS]u64`): constant name
+// to the header's macro LOWENTC_MODULE_NAME, upper-cased, and the macros'
+// values. A name whose macro would be the header's guard, or that two
+// constants of different values map to (`w` and `W`), keeps its number.
+func sizeMacros(m *ir.Module) (names map[string]string, vals map[string]int) {
+	names, vals = map[string]string{}, map[string]int{}
+	clash := map[string]bool{"LOWENTC_" + strings.ToUpper(m.Name) + "_H": true}
+	for _, f := range m.Funcs {
+		if !f.Export {
+			continue
+		}
+		for _, p := range f.Sig.Params {
+			if p.LenName == "" {
+				continue
+			}
+			mac := "LOWENTC_" + strings.ToUpper(m.Name) + "_" + strings.ToUpper(p.LenName)
+			if v, ok := vals[mac]; ok && v != p.Len {
+				clash[mac] = true
+			}
+			names[p.LenName], vals[mac] = mac, p.Len
+		}
+	}
+	for n, mac := range names {
+		if clash[mac] {
+			delete(names, n)
+			delete(vals, mac)
+		}
+	}
+	return names, vals
+}
+
+// abiOf is f's C signature; macros (from sizeMacros, or nil) name array
+// sizes.
+func abiOf(f *ir.Function, macros map[string]string) abiSig {
 	var s abiSig
 	for _, p := range f.Sig.Params {
 		st := StorageType(p.Type)
 		switch {
 		case !p.Array:
-			s.params = append(s.params, abiParam{p.Name, ctype(p.Type), st, 0})
+			s.params = append(s.params, abiParam{name: p.Name, ctype: ctype(p.Type), typ: st})
 		case p.Slice:
-			s.params = append(s.params, abiParam{p.Name, constPtr(p) + ctype(p.Type) + " *", types.NewPointer(st), 0},
-				abiParam{p.Name + "_len", "size_t", types.I64, 0})
+			s.params = append(s.params, abiParam{name: p.Name, ctype: constPtr(p) + ctype(p.Type) + " *", typ: types.NewPointer(st)},
+				abiParam{name: p.Name + "_len", ctype: "size_t", typ: types.I64})
 		default:
-			s.params = append(s.params, abiParam{p.Name, constPtr(p) + ctype(p.Type) + " *", types.NewPointer(st), p.Len})
+			s.params = append(s.params, abiParam{name: p.Name, ctype: constPtr(p) + ctype(p.Type) + " *", typ: types.NewPointer(st), n: p.Len, nName: macros[p.LenName]})
 		}
 	}
 	for i, r := range f.Sig.Results {
@@ -97,7 +136,7 @@ func abiOf(f *ir.Function) abiSig {
 		if r.Array {
 			n = r.Len
 		}
-		s.params = append(s.params, abiParam{name, ctype(r.Type) + " *", types.NewPointer(StorageType(r.Type)), n})
+		s.params = append(s.params, abiParam{name: name, ctype: ctype(r.Type) + " *", typ: types.NewPointer(StorageType(r.Type)), n: n})
 	}
 	// A Lowent name may be a C or C++ keyword or a type of the header
 	// (int, new, size_t), or meet a generated name (a parameter ret, or
@@ -271,11 +310,26 @@ func header(m *ir.Module, traps *trapTable, cfg Config) string {
 	b.WriteString("#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L && !defined(__cplusplus) && !defined(_MSC_VER)\n")
 	b.WriteString("#define LOWENTC_STATIC static\n#else\n#define LOWENTC_STATIC\n#endif\n#endif\n")
 	b.WriteString("\n")
+	// Sizes named in the source, defined once each, in order.
+	macros, vals := sizeMacros(m)
+	if len(vals) > 0 {
+		b.WriteString("/* Array sizes named in the module: the element count of every export\n")
+		b.WriteString("   parameter whose length the source wrote as that constant. */\n")
+		defs := make([]string, 0, len(vals))
+		for mac := range vals {
+			defs = append(defs, mac)
+		}
+		sort.Strings(defs)
+		for _, mac := range defs {
+			fmt.Fprintf(&b, "#define %s %d\n", mac, vals[mac])
+		}
+		b.WriteString("\n")
+	}
 	for _, f := range m.Funcs {
 		if !f.Export {
 			continue
 		}
-		sig := abiOf(f)
+		sig := abiOf(f, macros)
 		var ps []string
 		for _, p := range sig.params {
 			ps = append(ps, p.decl())

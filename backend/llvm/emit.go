@@ -168,7 +168,7 @@ func (g *Func) NewBlock() *llir.Block {
 // function emits variant v of export f as an LLVM function with the C ABI
 // of abi.go.
 func (g *Module) function(f *ir.Function, name string, v Variant, public bool) (*llir.Func, error) {
-	sig := abiOf(f)
+	sig := abiOf(f, nil)
 	fn := g.Out.NewFunc(name, types.I32, sig.llvmParams()...)
 	if !public {
 		fn.Linkage = enum.LinkageInternal

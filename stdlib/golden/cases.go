@@ -115,6 +115,7 @@ func GCMOpenCase(name string, key, nonce, aad, ct, tag []byte) Case {
 func Cases(seed int64) []Case {
 	cs := append(Official(), Random(seed)...)
 	cs = append(cs, SHAOfficial()...)
+	cs = append(cs, CtxCases(seed)...)
 	cs = append(cs, SHARandom(seed)...)
 	return append(cs, ChaChaCases(seed)...)
 }

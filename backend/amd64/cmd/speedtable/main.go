@@ -7,7 +7,8 @@
 //	    [-window 100ms] [-node auto|none|PATH]
 //
 // Everything is timed on the wall clock. A round measures every
-// implementation of a row in turn (lowentc --hw auto, OpenSSL, Node, Go,
+// implementation of a row in turn (lowentc --hw auto one-shot and, for
+// GCM, CTR and GHASH, with a key context, OpenSSL, Node, Go,
 // lowentc --hw none, Go purego; reversed on odd rounds), row after row.
 // Each implementation's figure for a round is the best of three windows
 // (the lowentc driver's rule: calls double until a window lasts -window;
@@ -141,6 +142,29 @@ func algs() []alg {
 			"lowentc: one-time key + seal + tag per call; OpenSSL CLI (-aead): IV + 13 B AAD + encrypt + tag per call, key set once; " +
 				"Node: streaming update() on one cipher object (no IV, tag or final per call); Go: Seal, key set once"},
 	}
+}
+
+// keyed is the key-context form of a row: the export that takes a key
+// context, and its arguments for the row's key (the context computed in Go
+// in the stdlib's documented layout, as the _init export fills it).
+type keyed struct {
+	export string
+	args   func(data []byte) []lang.Value
+}
+
+// keyedAlgs are the rows that have a key-context export (column "lowentc
+// auto, key context": the key set up once, as the peers do).
+var keyedAlgs = map[string]keyed{
+	"gcm": {"aes128_gcm_seal_ctx", func(d []byte) []lang.Value {
+		return []lang.Value{golden.Words(golden.GCMCtxRef(key16)), bytesVal(make([]byte, 12)), bytesVal(nil), bytesVal(d),
+			bytesVal(make([]byte, len(d))), bytesVal(make([]byte, 16))}
+	}},
+	"ctr": {"aes128_ctr_ctx", func(d []byte) []lang.Value {
+		return []lang.Value{golden.Words(golden.ExpandKeyRef(key16)), bytesVal(make([]byte, 16)), bytesVal(d), bytesVal(make([]byte, len(d)))}
+	}},
+	"ghash": {"ghash_ctx", func(d []byte) []lang.Value {
+		return []lang.Value{golden.Words(golden.GHASHCtxRef(key16)), bytesVal(d), bytesVal(make([]byte, 16))}
+	}},
 }
 
 // windows is the lowentc driver's timing rule in Go: three times, calls
@@ -313,9 +337,21 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 			return float64(n) / c.Seconds / 1e6, true, nil
 		}
 	}
+	keyedAuto := func(a alg, n int) (float64, bool, error) {
+		k, ok := keyedAlgs[a.id]
+		if !ok {
+			return 0, false, nil
+		}
+		c, err := runners[a.module+"/auto"].MeasureFor(k.export, k.args(data[n]), uint64(window.Nanoseconds()))
+		if err != nil {
+			return 0, false, err
+		}
+		return float64(n) / c.Seconds / 1e6, true, nil
+	}
 	sslShort := strings.Join(strings.Fields(osslVer)[:min(2, len(strings.Fields(osslVer)))], " ")
 	impls := []impl{
 		{column{"lowentc auto, one-shot", "auto", true}, lowentc("auto")},
+		{column{"lowentc auto, key context", "auto", true}, keyedAuto},
 		{column{sslShort + " CLI", "auto", false}, func(a alg, n int) (float64, bool, error) {
 			v, err := opensslSpeed(a.id, n)
 			return v, err == nil, err
@@ -407,7 +443,8 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 			fmt.Fprintf(&out, "\nNode at %s: one JavaScript call per %s, so its ~1–2 µs call overhead weighs; read that column as call-bound.\n", sizeName(n), sizeName(n))
 		}
 	}
-	out.WriteString("\nOne-shot: each lowentc call does its own key schedule (no key context is kept between calls).\n")
+	out.WriteString("\nOne-shot: each lowentc call does its own key schedule (no key context is kept between calls). " +
+		"Key context: the _ctx export with a context filled once (key schedule, H's powers), as the peers keep their key; – where the row has none.\n")
 	out.WriteString("c/B: cycles per byte at the measured core clock, from the median.\n")
 	out.WriteString("Per round, each figure is the best of three windows: lowentc, Go and Node: calls double until a window lasts ≥ " +
 		window.String() + "; OpenSSL CLI: three `openssl speed -elapsed -seconds 1` runs.\n")

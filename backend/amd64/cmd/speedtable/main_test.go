@@ -2,8 +2,12 @@ package main
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/vm"
 )
 
 // Captured `openssl speed -elapsed -mr -seconds 1 -aead -evp aes-128-gcm
@@ -164,5 +168,38 @@ func TestWindowsCountsBytes(t *testing.T) {
 	calls := 0
 	if v := windows(func() { calls++ }, 1, 1); v <= 0 || calls < 3 {
 		t.Errorf("windows = %v after %d calls", v, calls)
+	}
+}
+
+// TestKeyedRowsMatchOneShot runs each row's key-context export on the VM
+// with the arguments the key-context column times, beside the row's
+// one-shot export: same outputs, so the column measures the same work.
+func TestKeyedRowsMatchOneShot(t *testing.T) {
+	for _, id := range []string{"gcm", "ctr", "ghash"} {
+		a, ok := findAlg(id)
+		k, kok := keyedAlgs[id]
+		if !ok || !kok {
+			t.Errorf("row %s: no one-shot or no key-context form", id)
+			continue
+		}
+		p, err := golden.Load(a.module)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := testData(160)
+		one, ctx := a.args(data), k.args(data)
+		if _, _, err := vm.Run(p, p.Export(a.export), one, vm.Options{}); err != nil {
+			t.Fatalf("%s: %v", a.export, err)
+		}
+		if _, _, err := vm.Run(p, p.Export(k.export), ctx, vm.Options{}); err != nil {
+			t.Fatalf("%s: %v", k.export, err)
+		}
+		// The outputs are the last arguments of both (ct and tag; dst; out).
+		outs := map[string]int{"gcm": 2, "ctr": 1, "ghash": 1}[id]
+		for i := 1; i <= outs; i++ {
+			if !slices.Equal(one[len(one)-i].Elems, ctx[len(ctx)-i].Elems) {
+				t.Errorf("%s: output %d of %s differs from %s", id, len(ctx)-i, k.export, a.export)
+			}
+		}
 	}
 }
