@@ -25,7 +25,8 @@
 // initializes its locals before reading them, so call sites can share them).
 //
 // Requires: no recursion (the language has none; a cycle is reported as an
-// error). Preserves: everything else; with InlineAll the result has no OpCall.
+// error). Preserves: everything else; with InlineAll the result has no OpCall
+// (but the calls of exports Options.KeepExportCalls keeps).
 package ir
 
 import "fmt"

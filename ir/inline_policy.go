@@ -17,6 +17,8 @@ type inlinePlan struct {
 func (pl *inlinePlan) wants(callee *Function) bool {
 	b := pl.o.InlineBudget
 	switch {
+	case pl.o.KeepExportCalls && callee.Export:
+		return false
 	case b == InlineAll:
 		return true
 	case b < 0:

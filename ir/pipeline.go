@@ -17,6 +17,10 @@ type Options struct {
 	// trip count is unrolled when trips × body size ≤ Unroll instructions.
 	// 0 disables unrolling.
 	Unroll int
+	// UnrollFunc overrides Unroll for the functions it names (by
+	// Function.QualName, MODULE.NAME): a backend that must fit a program
+	// in little memory can unroll the functions worth it more than others.
+	UnrollFunc map[string]int
 	// InlineBudget is the inlining policy (see inline.go). 0 (InlineAll,
 	// the default) inlines every call, so that each export is one call-free
 	// function. A positive budget keeps calls: a call is inlined only when
@@ -28,6 +32,11 @@ type Options struct {
 	// nothing. At W=8 a budget of about 16 inlines byte swaps and counter
 	// helpers but keeps BLAKE2b's G (326 instructions) out of line.
 	InlineBudget int
+	// KeepExportCalls keeps every call of an exported function a call,
+	// whatever InlineBudget says: an export made of other exports (a
+	// one-shot call that fills a key context, then uses it) then shares
+	// their code rather than holding copies of it.
+	KeepExportCalls bool
 	// Features are the hardware features the compiled code may assume:
 	// `have F` is true exactly for these (see pass features).
 	Features sem.FeatureSet

@@ -1,5 +1,6 @@
 // Pass unroll fully unrolls counted loops whose bounds are constants when
-// the unrolled code stays within the budget (Options.Unroll instructions:
+// the unrolled code stays within the budget (Options.Unroll instructions,
+// or the function's Options.UnrollFunc entry:
 // trips × body size). Inner loops are considered first, so a nest unrolls
 // completely when it fits. Each copy of the body sees the index as a
 // constant and the previous copy's yielded values as its loop-carried
@@ -11,10 +12,18 @@ package ir
 
 func unroll(m *Module, o *Options) error {
 	for _, f := range m.Funcs {
-		u := &unroller{m: m, f: f, budget: o.Unroll, sub: subst{}}
+		u := &unroller{m: m, f: f, budget: o.unrollOf(f), sub: subst{}}
 		u.block(f.Body)
 	}
 	return nil
+}
+
+// unrollOf is f's unroll budget: Options.UnrollFunc's, else Unroll.
+func (o *Options) unrollOf(f *Function) int {
+	if b, ok := o.UnrollFunc[f.QualName]; ok {
+		return b
+	}
+	return o.Unroll
 }
 
 type unroller struct {

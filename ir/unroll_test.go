@@ -48,3 +48,20 @@ func TestUnrollBudget(t *testing.T) {
 		t.Fatalf("%d loops left, want 1:\n%s", n, m)
 	}
 }
+
+// TestUnrollFunc: Options.UnrollFunc gives the function it names its own
+// budget, over Unroll in either direction.
+func TestUnrollFunc(t *testing.T) {
+	m := unrollModule(50)
+	f := m.Func("f")
+	applyPass(t, m, unroll, Options{Unroll: 100, UnrollFunc: map[string]int{f.QualName: 1000}}, "f", words(7))
+	if n := countOps(m, OpFor); n != 0 {
+		t.Fatalf("%d loops left with %s's budget 1000:\n%s", n, f.QualName, m)
+	}
+	m = unrollModule(5)
+	f = m.Func("f")
+	applyPass(t, m, unroll, Options{Unroll: 100, UnrollFunc: map[string]int{f.QualName: 0}}, "f", words(7))
+	if n := countOps(m, OpFor); n != 1 {
+		t.Fatalf("%d loops left with %s's budget 0, want 1:\n%s", n, f.QualName, m)
+	}
+}

@@ -150,9 +150,9 @@ type slotAlloc struct {
 	where map[*interval]int
 }
 
-// allocate gives every interval a slot index: 0..len(zp)-1 are zero page
-// addresses, the rest absolute slots. Heavier intervals choose first.
-func allocate(lv *liveness, zp []int) (map[*interval]int, int) {
+// intervals returns lv's intervals, each once (a loop result shares its
+// loop parameter's).
+func (lv *liveness) intervals() []*interval {
 	seen := map[*interval]bool{}
 	var ivs []*interval
 	for _, iv := range lv.iv {
@@ -161,6 +161,14 @@ func allocate(lv *liveness, zp []int) (map[*interval]int, int) {
 			ivs = append(ivs, iv)
 		}
 	}
+	return ivs
+}
+
+// allocate gives every interval of ivs a slot index, intervals that
+// overlap different slots; it returns the slots and how many there are.
+// Heavier intervals choose first, the lowest free slot.
+func allocate(ivs []*interval) (map[*interval]int, int) {
+	ivs = append([]*interval(nil), ivs...)
 	sort.Slice(ivs, func(i, j int) bool {
 		a, b := ivs[i], ivs[j]
 		if a.weight != b.weight {
@@ -197,4 +205,15 @@ func allocate(lv *liveness, zp []int) (map[*interval]int, int) {
 		where[iv] = chosen
 	}
 	return where, len(slots)
+}
+
+// spansAny reports whether iv is live at one of the positions ps: defined
+// at or before it and read at or after it.
+func (iv *interval) spansAny(ps []int) bool {
+	for _, p := range ps {
+		if iv.start <= p && p <= iv.end {
+			return true
+		}
+	}
+	return false
 }

@@ -240,6 +240,7 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	g.abi = abi
 	fr := &frame{label: fmt.Sprintf("fn%d", len(mg.frames))}
 	fa := mg.frameBase(f)
+	low := fa.zp // the callees' frames end here
 	if err := g.layoutParams(&fa, fr); err != nil {
 		return nil, err
 	}
@@ -288,9 +289,38 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 			delete(g.lv.iv, v)
 		}
 	}
-	where, nslots := allocate(g.lv, nil)
+	// Values live at no call may also take the zero page of the callees'
+	// frames, below f's own ([zpFirst, low)): no callee runs while they
+	// are live. The rest, and those that do not fit there, get f's frame.
+	ivs := g.lv.intervals()
+	lowLoc := map[*interval]string{}
+	if nlow := low - zpFirst; nlow > 0 {
+		calls := g.callPositions(f.Body)
+		var local, rest []*interval
+		for _, iv := range ivs {
+			if iv.spansAny(calls) {
+				rest = append(rest, iv)
+			} else {
+				local = append(local, iv)
+			}
+		}
+		where, _ := allocate(local)
+		for _, iv := range local {
+			if s := where[iv]; s < nlow {
+				lowLoc[iv] = fmt.Sprintf("$%02x", zpFirst+s)
+			} else {
+				rest = append(rest, iv)
+			}
+		}
+		ivs = rest
+	}
+	where, nslots := allocate(ivs)
 	nzp := max(0, zpLast-fa.zp+1-mg.zpRes[f])
 	for v, iv := range g.lv.iv {
+		if l, ok := lowLoc[iv]; ok {
+			g.loc[v] = l
+			continue
+		}
 		s := where[iv]
 		if s < nzp {
 			g.loc[v] = fmt.Sprintf("$%02x", fa.zp+s)
@@ -317,6 +347,20 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	g.block(f.Body)
 	mg.frames[f] = fr
 	return abi, nil
+}
+
+// callPositions returns the liveness positions of the calls in b.
+func (g *fgen) callPositions(b *ir.Block) []int {
+	var ps []int
+	for _, in := range b.Instrs {
+		if in.Op == ir.OpCall {
+			ps = append(ps, g.lv.pos[in])
+		}
+		for _, blk := range in.Blocks {
+			ps = append(ps, g.callPositions(blk)...)
+		}
+	}
+	return ps
 }
 
 // prepare records what storage-free values are known: slice lengths (in

@@ -48,7 +48,7 @@ func TestOptSize(t *testing.T) {
 				t.Errorf("%s --opt size: built by the interpreter; move it to sizeFits", mod)
 			}
 		} else {
-			prog, err = buildWith(input(p), backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone, wideW}, codeLimit-runOrg)
+			prog, err = buildWith(input(p), backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{unroll: 0, inline: ir.InlineNone, w: wideW}, codeLimit-runOrg)
 		}
 		if err != nil {
 			t.Errorf("%s: %v", mod, err)
@@ -68,7 +68,7 @@ func TestOptSizeBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prog, err := buildWith(input(p), backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{0, ir.InlineNone, 0}, codeLimit-runOrg)
+		prog, err := buildWith(input(p), backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{unroll: 0, inline: ir.InlineNone}, codeLimit-runOrg)
 		if err != nil {
 			t.Fatalf("%s: %v", mod, err)
 		}

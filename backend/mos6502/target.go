@@ -8,6 +8,8 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"os"
+	"sort"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
@@ -72,25 +74,36 @@ var inlineBudgets = []int{ir.InlineAll, 2000, 400, 100, 16}
 
 // config is one (unroll, inline) choice of the IR pipeline; w is the
 // legalization width, 0 for 8 (the byte generator), wideW for the size
-// interpreter (wide.go).
-type config struct{ unroll, inline, w int }
+// interpreter (wide.go). fn holds the unroll budgets of the functions
+// (by QualName) that speed's refinement (refine) unrolls more than unroll.
+type config struct {
+	unroll, inline, w int
+	keep              bool // calls of exports stay calls (ir.Options.KeepExportCalls)
+	fn                map[string]int
+}
 
 // configs lists the choices for speed or size, most preferred first.
 func configs(size bool) []config {
 	var cs []config
 	if size {
 		// The interpreter first; the byte generator if it cannot.
-		cs = append(cs, config{0, ir.InlineNone, wideW})
+		cs = append(cs, config{unroll: 0, inline: ir.InlineNone, w: wideW})
 		for _, ib := range []int{16, ir.InlineNone} {
 			for _, u := range []int{200, 0} {
-				cs = append(cs, config{u, ib, 0})
+				cs = append(cs, config{unroll: u, inline: ib})
 			}
 		}
 		return cs
 	}
 	for _, u := range unrollBudgets {
 		for _, ib := range inlineBudgets {
-			cs = append(cs, config{u, ib, 0})
+			cs = append(cs, config{unroll: u, inline: ib})
+			if ib == ir.InlineAll {
+				// Then an export calling exports calls them rather than
+				// holding copies of their code: it has the room of the
+				// copies for unrolling.
+				cs = append(cs, config{unroll: u, inline: ib, keep: true})
+			}
 		}
 	}
 	return cs
@@ -141,7 +154,11 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 	if err := checkArrays(in, lay); err != nil {
 		return nil, err
 	}
-	prog, err := search(in, opts, lay, configs(size), limit)
+	seen := map[[32]byte]error{}
+	prog, err := search(in, opts, lay, configs(size), limit, seen)
+	if err == nil && !size {
+		return refine(in, opts, lay, prog, limit, seen)
+	}
 	if _, tooBig := err.(*fitError); !tooBig {
 		return prog, err
 	}
@@ -149,16 +166,16 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 	// fits no configuration of its mode gets the first size configuration
 	// that fits memory rather than nothing.
 	lay.linear, lay.size = false, true
-	return search(in, opts, lay, configs(true), codeLimit-lay.org)
+	return search(in, opts, lay, configs(true), codeLimit-lay.org, map[[32]byte]error{})
 }
 
 // search returns the program of the first of cs that fits in limit
 // bytes, or the last configuration's fitError.
-func search(in *backend.Input, opts backend.Options, lay layout, cs []config, limit int) (*program, error) {
+func search(in *backend.Input, opts backend.Options, lay layout, cs []config, limit int, seen map[[32]byte]error) (*program, error) {
 	var last error
-	seen := map[[32]byte]error{}
 	for _, c := range cs {
 		prog, err := buildSeen(in, opts, lay, c, limit, seen)
+		trace(c, err)
 		if _, tooBig := err.(*fitError); tooBig {
 			last = err
 			continue
@@ -169,6 +186,87 @@ func search(in *backend.Input, opts backend.Options, lay layout, cs []config, li
 		return prog, nil
 	}
 	return nil, last
+}
+
+// refine improves prog, speed's first configuration that fits, one
+// function at a time: one setting for the whole module leaves room unused
+// when a smaller unroll budget for every function was needed only because
+// all of them together did not fit at the larger one. Each function of
+// prog's module gets, in turn, the largest unroll budget of unrollBudgets
+// with which the program still fits, the budgets chosen before it kept:
+// first the functions kept out of line (callees first: what several
+// exports call), then the exports in source order, so that a module's
+// first exports (the stdlib's one-shot calls, before their key-context
+// forms) choose first. A function whose code a larger budget does not
+// change costs one IR compile.
+func refine(in *backend.Input, opts backend.Options, lay layout, prog *program, limit int, seen map[[32]byte]error) (*program, error) {
+	if prog.cfg.unroll == unrollBudgets[0] {
+		return prog, nil
+	}
+	var names []string
+	for _, f := range prog.mod.Funcs {
+		if !f.Export {
+			names = append(names, f.QualName)
+		}
+	}
+	for _, e := range in.Exports {
+		if f := prog.mod.Func(e.Name); f != nil && f.Export {
+			names = append(names, f.QualName)
+		}
+	}
+	for _, name := range names {
+		for _, u := range unrollBudgets {
+			if u <= prog.cfg.unroll {
+				break
+			}
+			c := prog.cfg
+			c.fn = map[string]int{name: u}
+			for k, v := range prog.cfg.fn {
+				c.fn[k] = v
+			}
+			p, err := buildSeen(in, opts, lay, c, limit, seen)
+			trace(c, err)
+			if _, tooBig := err.(*fitError); tooBig {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if p != nil {
+				prog = p
+			}
+			// p is nil when the IR is one already built: that budget
+			// changes nothing in this function, nor would a smaller one.
+			break
+		}
+	}
+	return prog, nil
+}
+
+// trace prints, when LOWENT_MOS6502_TRACE is set, each configuration the
+// search tries and why it did not fit (nil: it did).
+func trace(c config, err error) {
+	if os.Getenv("LOWENT_MOS6502_TRACE") == "" {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "mos6502: %s (width %d): %v\n", c, c.w, err)
+}
+
+// String describes c as the source's header says it.
+func (c config) String() string {
+	s := fmt.Sprintf("unroll %d, inline %d", c.unroll, c.inline)
+	if c.keep {
+		s += ", export calls kept"
+	}
+	names := make([]string, 0, len(c.fn))
+	for k := range c.fn {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		s += fmt.Sprintf(", unroll %s %d", k, c.fn[k])
+	}
+	return s
 }
 
 // buildWith compiles the program in with one configuration; a program
@@ -189,7 +287,7 @@ func (c config) plan() ir.Options {
 	if w == 8 {
 		ex = ir.ExpandDiv
 	}
-	return ir.Options{W: w, Unroll: c.unroll, InlineBudget: c.inline, Expand: ex}
+	return ir.Options{W: w, Unroll: c.unroll, UnrollFunc: c.fn, InlineBudget: c.inline, KeepExportCalls: c.keep, Expand: ex}
 }
 
 // buildSeen is buildWith remembering, in seen (when not nil), the outcome
@@ -251,7 +349,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 		// Too big: say so without running 64tass.
 		return nil, &fitError{msg: fmt.Sprintf("mos6502: program is about %d bytes, more than the %d available", est, limit)}
 	}
-	src = fmt.Sprintf("; ir: unroll %d, inline %d\n", c.unroll, c.inline) + src
+	src = fmt.Sprintf("; ir: %s\n", c) + src
 	base := lay.org
 	if lay.prg {
 		drv, err := driverSource(abis[0], lay.entry, lay.outLen, !lay.noBlank)
