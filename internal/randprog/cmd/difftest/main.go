@@ -159,8 +159,13 @@ func amd64Mode(hw string) mode {
 	}, limit: noLimit}
 }
 
-// cardLimit: the limits of a Java Card method docs/jcvm.md documents.
+// cardLimit: the limits of a Java Card class docs/jcvm.md documents: a
+// method's cells and bytecode, and the 4,096 bytes of transient RAM the
+// class's work arrays may take ("Sizes of the program's arrays").
 func cardLimit(err error) string {
+	if limitIn(err, "transient work arrays take") != "" {
+		return "work arrays over the card's transient RAM"
+	}
 	return limitIn(err, "local cells", "stack cells", "bytes of bytecode")
 }
 

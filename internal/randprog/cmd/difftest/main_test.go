@@ -79,3 +79,16 @@ func TestSummary(t *testing.T) {
 		t.Errorf("mismatch lines carry no arguments:\n%s", s)
 	}
 }
+
+// TestCardLimitTransient: a class whose work arrays take more than the
+// documented 4,096 bytes of transient RAM is a documented limit, not an
+// unexplained refusal (campaign seeds 104197, 105714 and 106554).
+func TestCardLimitTransient(t *testing.T) {
+	err := errors.New("jcvm: the class's transient work arrays take 4,118 bytes (the largest: e2_e1_a3, 2,048 bytes); the limit is 4,096")
+	if got := cardLimit(err); got != "work arrays over the card's transient RAM" {
+		t.Errorf("cardLimit = %q, want the transient-RAM limit", got)
+	}
+	if got := cardLimit(errors.New("BUG: jcvm: the class's transient work arrays take 1 bytes")); got != "" {
+		t.Errorf("a bug counted as a limit: %q", got)
+	}
+}
