@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
@@ -269,6 +270,26 @@ func (c config) String() string {
 	return s
 }
 
+// configComment is c as comment lines of at most 40 columns (Turbo Macro
+// Pro's line length, which lint checks): "; ir: " and c's parts, packed.
+func configComment(c config) string {
+	var b strings.Builder
+	line := "; ir:"
+	for _, part := range strings.Split(c.String(), ", ") {
+		switch {
+		case line == "; ir:" || line == ";":
+			line += " " + part
+		case len(line)+2+len(part) > 40:
+			b.WriteString(line + ",\n")
+			line = "; " + part
+		default:
+			line += ", " + part
+		}
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
 // buildWith compiles the program in with one configuration; a program
 // longer than limit bytes is an error.
 func buildWith(in *backend.Input, opts backend.Options, lay layout, c config, limit int) (*program, error) {
@@ -349,7 +370,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 		// Too big: say so without running 64tass.
 		return nil, &fitError{msg: fmt.Sprintf("mos6502: program is about %d bytes, more than the %d available", est, limit)}
 	}
-	src = fmt.Sprintf("; ir: %s\n", c) + src
+	src = configComment(c) + src
 	base := lay.org
 	if lay.prg {
 		drv, err := driverSource(abis[0], lay.entry, lay.outLen, !lay.noBlank)
