@@ -74,34 +74,48 @@ func CTRCase(name string, key, iv, src []byte) Case {
 
 // GCMSealCase checks gcm.aes128_gcm_seal(key, nonce, aad, pt, ct, tag).
 func GCMSealCase(name string, key, nonce, aad, pt []byte) Case {
-	return Case{
-		Name: name, Module: "gcm", Export: "aes128_gcm_seal", Bytes: len(aad) + len(pt),
-		Args: func() []lang.Value {
-			return []lang.Value{Bytes(key), Bytes(nonce), Bytes(aad), Bytes(pt),
-				Bytes(make([]byte, len(pt))), Bytes(make([]byte, 16))}
-		},
-		Want: func() Expect {
-			ct, tag := GCMSealRef(key, nonce, aad, pt)
-			return Expect{Args: map[int][]byte{4: ct, 5: tag}}
-		},
-	}
+	return aeadSealCase(name, "gcm", "aes128_gcm_seal", key, nonce, aad, pt, GCMSealRef)
 }
 
 // GCMOpenCase checks gcm.aes128_gcm_open(key, nonce, aad, ct, tag, pt). pt
 // starts filled with a pattern: when the tag does not verify it must come
 // back unchanged.
 func GCMOpenCase(name string, key, nonce, aad, ct, tag []byte) Case {
+	return aeadOpenCase(name, "gcm", "aes128_gcm_open", key, nonce, aad, ct, tag, 0xa5, GCMOpenRef)
+}
+
+// aeadSealCase checks an AEAD's seal export, shaped (key, nonce, aad, pt,
+// ct: mut, tag: mut [16]), against ref.
+func aeadSealCase(name, module, export string, key, nonce, aad, pt []byte, ref func(key, nonce, aad, pt []byte) (ct, tag []byte)) Case {
+	return Case{
+		Name: name, Module: module, Export: export, Bytes: len(aad) + len(pt),
+		Args: func() []lang.Value {
+			return []lang.Value{Bytes(key), Bytes(nonce), Bytes(aad), Bytes(pt),
+				Bytes(make([]byte, len(pt))), Bytes(make([]byte, 16))}
+		},
+		Want: func() Expect {
+			ct, tag := ref(key, nonce, aad, pt)
+			return Expect{Args: map[int][]byte{4: ct, 5: tag}}
+		},
+	}
+}
+
+// aeadOpenCase checks an AEAD's open export, shaped (key, nonce, aad, ct,
+// tag, pt: mut) -> bool, against ref. pt starts filled with a pattern
+// (byte i is fill ^ i): when the tag does not verify it must come back
+// unchanged.
+func aeadOpenCase(name, module, export string, key, nonce, aad, ct, tag []byte, fill byte, ref func(key, nonce, aad, ct, tag []byte) ([]byte, bool)) Case {
 	pattern := make([]byte, len(ct))
 	for i := range pattern {
-		pattern[i] = byte(0xa5 ^ i)
+		pattern[i] = fill ^ byte(i)
 	}
 	return Case{
-		Name: name, Module: "gcm", Export: "aes128_gcm_open", Bytes: len(aad) + len(ct),
+		Name: name, Module: module, Export: export, Bytes: len(aad) + len(ct),
 		Args: func() []lang.Value {
 			return []lang.Value{Bytes(key), Bytes(nonce), Bytes(aad), Bytes(ct), Bytes(tag), Bytes(pattern)}
 		},
 		Want: func() Expect {
-			pt, ok := GCMOpenRef(key, nonce, aad, ct, tag)
+			pt, ok := ref(key, nonce, aad, ct, tag)
 			if !ok {
 				return Expect{Results: []uint64{0}} // pt (argument 5) untouched
 			}

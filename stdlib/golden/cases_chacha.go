@@ -52,17 +52,7 @@ func Poly1305Case(name string, key, msg []byte) Case {
 // ChaChaPolySealCase checks
 // chacha20poly1305.chacha20_poly1305_seal(key, nonce, aad, pt, ct, tag).
 func ChaChaPolySealCase(name string, key, nonce, aad, pt []byte) Case {
-	return Case{
-		Name: name, Module: "chacha20poly1305", Export: "chacha20_poly1305_seal", Bytes: len(aad) + len(pt),
-		Args: func() []lang.Value {
-			return []lang.Value{Bytes(key), Bytes(nonce), Bytes(aad), Bytes(pt),
-				Bytes(make([]byte, len(pt))), Bytes(make([]byte, 16))}
-		},
-		Want: func() Expect {
-			ct, tag := ChaChaPolySealRef(key, nonce, aad, pt)
-			return Expect{Args: map[int][]byte{4: ct, 5: tag}}
-		},
-	}
+	return aeadSealCase(name, "chacha20poly1305", "chacha20_poly1305_seal", key, nonce, aad, pt, ChaChaPolySealRef)
 }
 
 // ChaChaPolyOpenCase checks
@@ -70,23 +60,7 @@ func ChaChaPolySealCase(name string, key, nonce, aad, pt []byte) Case {
 // starts filled with a pattern: when the tag does not verify it must come
 // back unchanged.
 func ChaChaPolyOpenCase(name string, key, nonce, aad, ct, tag []byte) Case {
-	pattern := make([]byte, len(ct))
-	for i := range pattern {
-		pattern[i] = byte(0x5a ^ i)
-	}
-	return Case{
-		Name: name, Module: "chacha20poly1305", Export: "chacha20_poly1305_open", Bytes: len(aad) + len(ct),
-		Args: func() []lang.Value {
-			return []lang.Value{Bytes(key), Bytes(nonce), Bytes(aad), Bytes(ct), Bytes(tag), Bytes(pattern)}
-		},
-		Want: func() Expect {
-			pt, ok := ChaChaPolyOpenRef(key, nonce, aad, ct, tag)
-			if !ok {
-				return Expect{Results: []uint64{0}} // pt (argument 5) untouched
-			}
-			return Expect{Args: map[int][]byte{5: pt}, Results: []uint64{1}}
-		},
-	}
+	return aeadOpenCase(name, "chacha20poly1305", "chacha20_poly1305_open", key, nonce, aad, ct, tag, 0x5a, ChaChaPolyOpenRef)
 }
 
 // ChaCha20Ref is golang.org/x/crypto/chacha20 from block counter on: src
