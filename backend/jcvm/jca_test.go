@@ -67,26 +67,7 @@ func simCall(s *Sim, cls *Class, exp *Export, args []lang.Value) ([]lang.Value, 
 		return nil, err
 	}
 	s.resetArrays()
-	var cells []int16
-	refs := map[int]int16{}
-	for i, a := range jargs {
-		switch a.Kind {
-		case KRef:
-			arr := &simArray{elem: EShort, data: append([]int16(nil), a.Shorts...)}
-			if a.Shorts == nil {
-				arr = &simArray{elem: EByte, data: make([]int16, len(a.Bytes))}
-				for j, b := range a.Bytes {
-					arr.data[j] = int16(int8(b))
-				}
-			}
-			refs[i] = s.newArray(arr)
-			cells = append(cells, refs[i])
-		case KInt:
-			cells = append(cells, int16(a.Val>>16), int16(a.Val))
-		default:
-			cells = append(cells, int16(a.Val))
-		}
-	}
+	cells, refs := argCells(s, jargs)
 	ret, err := s.call(exp.Method, cells)
 	if err != nil {
 		var t *Trap

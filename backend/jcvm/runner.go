@@ -102,26 +102,7 @@ func (r *Runner) call(fn string, args []sem.Value) ([]sem.Value, [256]int64, err
 	s := r.sim
 	s.resetArrays()
 	s.Counts = [256]int64{}
-	var cells []int16
-	refs := map[int]int16{} // jarg index -> array reference
-	for i, a := range jargs {
-		switch a.Kind {
-		case KRef:
-			arr := &simArray{elem: EShort, data: append([]int16(nil), a.Shorts...)}
-			if a.Shorts == nil {
-				arr = &simArray{elem: EByte, data: make([]int16, len(a.Bytes))}
-				for i, b := range a.Bytes {
-					arr.data[i] = int16(int8(b))
-				}
-			}
-			refs[i] = s.newArray(arr)
-			cells = append(cells, refs[i])
-		case KInt:
-			cells = append(cells, int16(a.Val>>16), int16(a.Val))
-		default:
-			cells = append(cells, int16(a.Val))
-		}
-	}
+	cells, refs := argCells(s, jargs)
 	ret, err := s.call(exp.Method, cells)
 	if err != nil {
 		var t *Trap
@@ -225,3 +206,30 @@ func (r *Runner) Measure(fn string, args []sem.Value) (backend.Cost, error) {
 
 // Close releases nothing: the simulator lives in memory.
 func (r *Runner) Close() error { return nil }
+
+// argCells places the marshalled arguments jargs in the simulator s, as the
+// applet does: each array a new array of s, each word its cells. It
+// returns the call's argument cells and, by jarg index, the arrays'
+// references.
+func argCells(s *Sim, jargs []jarg) (cells []int16, refs map[int]int16) {
+	refs = map[int]int16{}
+	for i, a := range jargs {
+		switch a.Kind {
+		case KRef:
+			arr := &simArray{elem: EShort, data: append([]int16(nil), a.Shorts...)}
+			if a.Shorts == nil {
+				arr = &simArray{elem: EByte, data: make([]int16, len(a.Bytes))}
+				for j, b := range a.Bytes {
+					arr.data[j] = int16(int8(b))
+				}
+			}
+			refs[i] = s.newArray(arr)
+			cells = append(cells, refs[i])
+		case KInt:
+			cells = append(cells, int16(a.Val>>16), int16(a.Val))
+		default:
+			cells = append(cells, int16(a.Val))
+		}
+	}
+	return cells, refs
+}
