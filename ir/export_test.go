@@ -14,7 +14,6 @@ var (
 	PassCSE      = cse
 	PassDCE      = dce
 	PassLegalize = legalize
-	WalkInstrs   = walkInstrs
 	IsConst      = isConst
 	ArgOr        = argOr
 )

@@ -15,6 +15,33 @@ func walkInstrs(b *Block, fn func(in *Instr)) {
 	}
 }
 
+// WalkInstrs calls fn for every instruction of b and its nested blocks, in
+// program order (an if or for before its blocks' contents): the walk the
+// passes use, for backends and analyses.
+func WalkInstrs(b *Block, fn func(in *Instr)) { walkInstrs(b, fn) }
+
+// CallClosure is the analysis of which functions roots need: the roots and
+// every function they call, directly or through other calls.
+func CallClosure(roots ...*Function) map[*Function]bool {
+	need := map[*Function]bool{}
+	var visit func(f *Function)
+	visit = func(f *Function) {
+		if need[f] {
+			return
+		}
+		need[f] = true
+		walkInstrs(f.Body, func(in *Instr) {
+			if in.Op == OpCall {
+				visit(in.Callee)
+			}
+		})
+	}
+	for _, f := range roots {
+		visit(f)
+	}
+	return need
+}
+
 // rewrite replaces instructions in every function of m: fn gets a builder
 // on an empty block and an instruction (whose arguments are already
 // rewritten); when it returns values, the instructions it emitted take the

@@ -93,32 +93,13 @@ func (l *lowerer) call(in *ir.Instr) []Expr {
 // rtNeeded returns the runtime functions the program needs: the exported
 // ones it uses as builtins and every function they call.
 func rtNeeded(rtMod, mod *ir.Module) map[*ir.Function]bool {
-	need := map[*ir.Function]bool{}
-	var visit func(f *ir.Function)
-	visit = func(f *ir.Function) {
-		if need[f] {
-			return
-		}
-		need[f] = true
-		var walk func(b *ir.Block)
-		walk = func(b *ir.Block) {
-			for _, in := range b.Instrs {
-				if in.Op == ir.OpCall {
-					visit(in.Callee)
-				}
-				for _, blk := range in.Blocks {
-					walk(blk)
-				}
-			}
-		}
-		walk(f.Body)
-	}
+	var roots []*ir.Function
 	for _, f := range rtMod.Funcs {
 		if f.Export && usesBuiltin(mod, f.Name) {
-			visit(f)
+			roots = append(roots, f)
 		}
 	}
-	return need
+	return ir.CallClosure(roots...)
 }
 
 // hasMethod reports whether the class has a method named name (init()

@@ -137,31 +137,13 @@ func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcAB
 // reachable returns the functions of m the exports named in only (all
 // when nil) need, callees first (m.Funcs' order).
 func reachable(m *ir.Module, only map[string]bool) []*ir.Function {
-	need := map[*ir.Function]bool{}
-	var visit func(f *ir.Function)
-	visit = func(f *ir.Function) {
-		if need[f] {
-			return
-		}
-		need[f] = true
-		var walk func(b *ir.Block)
-		walk = func(b *ir.Block) {
-			for _, in := range b.Instrs {
-				if in.Op == ir.OpCall {
-					visit(in.Callee)
-				}
-				for _, blk := range in.Blocks {
-					walk(blk)
-				}
-			}
-		}
-		walk(f.Body)
-	}
+	var roots []*ir.Function
 	for _, f := range m.Funcs {
 		if f.Export && (only == nil || only[f.Name]) {
-			visit(f)
+			roots = append(roots, f)
 		}
 	}
+	need := ir.CallClosure(roots...)
 	var out []*ir.Function
 	for _, f := range m.Funcs {
 		if need[f] {
