@@ -21,9 +21,9 @@ import (
 
 // compiled is a program built into a driver executable.
 type compiled struct {
-	b   *build
-	dir string
-	bin string
+	b    *build
+	dir  string
+	argv []string // the command line that starts the driver
 }
 
 // The build cache: one driver per program text, target and configuration
@@ -118,11 +118,18 @@ func buildDriver(t Target, m *ir.Module, opts backend.Options, dir string) (*com
 	if err := os.WriteFile(src, []byte(driverC(t, b.m, hdr, b.cfg.Dispatched())), 0o644); err != nil {
 		return nil, err
 	}
+	if h, ok := t.(Host); ok {
+		argv, err := h.BuildDriver(DriverBuild{Dir: dir, Module: b.m, Object: obj, Header: filepath.Join(dir, hdr), CSource: src})
+		if err != nil {
+			return nil, err
+		}
+		return &compiled{b: b, dir: dir, argv: argv}, nil
+	}
 	bin := filepath.Join(dir, "driver")
 	if _, err := tool(t, dir, "gcc", "-O2", "-o", bin, src, obj); err != nil {
 		return nil, err
 	}
-	return &compiled{b: b, dir: dir, bin: bin}, nil
+	return &compiled{b: b, dir: dir, argv: []string{bin}}, nil
 }
 
 // Runner runs the exports of one program natively, through one driver
@@ -161,7 +168,7 @@ func (r *Runner) start() error {
 	if r.cmd != nil {
 		return nil
 	}
-	cmd := exec.Command(r.c.bin)
+	cmd := exec.Command(r.c.argv[0], r.c.argv[1:]...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return err

@@ -77,3 +77,31 @@ type Selector interface {
 	// clmul_hi, the AES rounds and the SHA-256 ops.
 	Builtin(in *ir.Instr) error
 }
+
+// Host is implemented by a Target whose code does not run on this
+// machine as it is (compiled for another instruction set, or for a
+// virtual machine): it builds the runner's driver its own way and says
+// how to start it. A Target without it has the C driver (driver.c, the
+// protocol in driver.go) linked by gcc with the module's object and the
+// executable started directly.
+type Host interface {
+	// BuildDriver builds the driver of d and returns the command line
+	// that starts it.
+	BuildDriver(d DriverBuild) (argv []string, err error)
+}
+
+// DriverBuild is what Host.BuildDriver gets: the build directory and
+// what is already written in it.
+type DriverBuild struct {
+	Dir     string     // the build directory
+	Module  *ir.Module // the module compiled
+	Object  string     // its object file (llc's output)
+	Header  string     // its C header
+	CSource string     // the C driver (driver.c)
+}
+
+// Codegen is implemented by a Target whose objects need llc options of
+// their own in place of llcArgs (-O3 -relocation-model=pic).
+type Codegen interface {
+	LLCArgs() []string
+}

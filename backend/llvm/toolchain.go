@@ -49,7 +49,11 @@ func codegen(t Target, dir, base, ll, kind string) (string, error) {
 	if kind == "asm" {
 		out, ft = filepath.Join(dir, base+".s"), "-filetype=asm"
 	}
-	args := append(append([]string{}, llcArgs...), ft, bc, "-o", out)
+	flags := llcArgs
+	if c, ok := t.(Codegen); ok {
+		flags = c.LLCArgs()
+	}
+	args := append(append([]string{}, flags...), ft, bc, "-o", out)
 	if _, err := tool(t, dir, "llc", args...); err != nil {
 		return "", err
 	}
