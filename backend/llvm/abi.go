@@ -112,8 +112,8 @@ func sizeMacros(m *ir.Module) (names map[string]string, vals map[string]int) {
 }
 
 // abiOf is f's C signature; macros (from sizeMacros, or nil) name array
-// sizes.
-func abiOf(f *ir.Function, macros map[string]string) abiSig {
+// sizes; sizeT is the LLVM type of size_t.
+func abiOf(f *ir.Function, macros map[string]string, sizeT *types.IntType) abiSig {
 	var s abiSig
 	for _, p := range f.Sig.Params {
 		st := StorageType(p.Type)
@@ -122,7 +122,7 @@ func abiOf(f *ir.Function, macros map[string]string) abiSig {
 			s.params = append(s.params, abiParam{name: p.Name, ctype: ctype(p.Type), typ: st})
 		case p.Slice:
 			s.params = append(s.params, abiParam{name: p.Name, ctype: constPtr(p) + ctype(p.Type) + " *", typ: types.NewPointer(st)},
-				abiParam{name: p.Name + "_len", ctype: "size_t", typ: types.I64})
+				abiParam{name: p.Name + "_len", ctype: "size_t", typ: sizeT})
 		default:
 			s.params = append(s.params, abiParam{name: p.Name, ctype: constPtr(p) + ctype(p.Type) + " *", typ: types.NewPointer(st), n: p.Len, nName: macros[p.LenName]})
 		}
@@ -209,9 +209,13 @@ func (g *Func) bindParams(sig abiSig) error {
 		if sp.Slice {
 			n := lp[li]
 			li++
-			ok := g.Cur.NewICmp(enum.IPredULE, n, constant.NewInt(types.I64, 0xffffffff))
-			g.faultUnless(ok)
-			info.len = g.Cur.NewTrunc(n, types.I32)
+			if g.IntPtr.BitSize > 32 {
+				ok := g.Cur.NewICmp(enum.IPredULE, n, constant.NewInt(g.IntPtr, 0xffffffff))
+				g.faultUnless(ok)
+				info.len = g.Cur.NewTrunc(n, types.I32)
+			} else {
+				info.len = n // a 32-bit size_t: every length is an IR index
+			}
 		}
 		g.arrs[p.Arr] = info
 	}
@@ -329,7 +333,7 @@ func header(m *ir.Module, traps *trapTable, cfg Config) string {
 		if !f.Export {
 			continue
 		}
-		sig := abiOf(f, macros)
+		sig := abiOf(f, macros, types.I64) // only the C text is used
 		var ps []string
 		for _, p := range sig.params {
 			ps = append(ps, p.decl())
@@ -375,7 +379,7 @@ func (g *Module) entry(f *ir.Function, name string, kernel *llir.Func) {
 	null := func(ptr value.Value, n value.Value) {
 		var isNull value.Value = b.NewICmp(enum.IPredEQ, ptr, constant.NewNull(ptr.Type().(*types.PointerType)))
 		if c, ok := n.(*constant.Int); !ok {
-			isNull = b.NewAnd(isNull, b.NewICmp(enum.IPredNE, n, constant.NewInt(types.I64, 0)))
+			isNull = b.NewAnd(isNull, b.NewICmp(enum.IPredNE, n, constant.NewInt(n.Type().(*types.IntType), 0)))
 		} else if c.X.Sign() == 0 {
 			return
 		}
@@ -384,6 +388,10 @@ func (g *Module) entry(f *ir.Function, name string, kernel *llir.Func) {
 	li := 0
 	add := func(ptr value.Value, n value.Value, es int64, written bool) {
 		null(ptr, n)
+		// The spans are computed in 64 bits whatever the pointers' width.
+		if n.Type().(*types.IntType).BitSize < 64 {
+			n = b.NewZExt(n, types.I64)
+		}
 		lo := b.NewPtrToInt(ptr, types.I64)
 		hi := b.NewAdd(lo, b.NewMul(n, constant.NewInt(types.I64, es)))
 		spans = append(spans, span{lo, hi, written})

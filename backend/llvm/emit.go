@@ -24,6 +24,7 @@ type Module struct {
 	M       *ir.Module
 	Out     *llir.Module
 	Decls   map[string]*llir.Func // intrinsics and helpers, by name
+	IntPtr  *types.IntType        // the target's pointer-sized integer (IntPtr)
 	target  Target
 	cfg     Config
 	globals map[*ir.Array]*llir.Global
@@ -36,7 +37,7 @@ func buildModule(t Target, m *ir.Module, cfg Config, traps *trapTable) (*llir.Mo
 		return nil, fmt.Errorf("BUG: %s needs IR legalized at W=64, got W=%d", t.Name(), m.W)
 	}
 	g := &Module{M: m, target: t, cfg: cfg, Out: llir.NewModule(), globals: map[*ir.Array]*llir.Global{},
-		traps: traps, Decls: map[string]*llir.Func{}}
+		traps: traps, Decls: map[string]*llir.Func{}, IntPtr: IntPtr(t)}
 	g.Out.SourceFilename = m.Name + ".lw"
 	g.Out.TargetTriple = t.Triple()
 	g.Out.DataLayout = t.DataLayout()
@@ -168,7 +169,7 @@ func (g *Func) NewBlock() *llir.Block {
 // function emits variant v of export f as an LLVM function with the C ABI
 // of abi.go.
 func (g *Module) function(f *ir.Function, name string, v Variant, public bool) (*llir.Func, error) {
-	sig := abiOf(f, nil)
+	sig := abiOf(f, nil, g.IntPtr)
 	fn := g.Out.NewFunc(name, types.I32, sig.llvmParams()...)
 	if !public {
 		fn.Linkage = enum.LinkageInternal
@@ -216,9 +217,9 @@ func (g *Func) local(a *ir.Array) {
 	al.Align = 16
 	p := entry.NewBitCast(al, types.I8Ptr)
 	size := int64(a.Len) * int64(et.BitSize/8)
-	entry.NewCall(g.Intrinsic("llvm.memset.p0i8.i64", types.Void, types.I8Ptr, types.I8, types.I64, types.I1),
-		p, constant.NewInt(types.I8, 0), constant.NewInt(types.I64, size), constant.False)
-	zero := constant.NewInt(types.I64, 0)
+	entry.NewCall(g.Intrinsic(fmt.Sprintf("llvm.memset.p0i8.i%d", g.IntPtr.BitSize), types.Void, types.I8Ptr, types.I8, g.IntPtr, types.I1),
+		p, constant.NewInt(types.I8, 0), constant.NewInt(g.IntPtr, size), constant.False)
+	zero := constant.NewInt(g.IntPtr, 0)
 	g.arrs[a] = arrInfo{ptr: entry.NewGetElementPtr(at, al, zero, zero)}
 }
 
@@ -231,7 +232,7 @@ func (g *Func) arr(a *ir.Array) arrInfo {
 		panic("BUG: " + g.target.Name() + ": unbound array " + a.Name)
 	}
 	gl := g.global(a)
-	zero := constant.NewInt(types.I64, 0)
+	zero := constant.NewInt(g.IntPtr, 0)
 	info := arrInfo{ptr: constant.NewGetElementPtr(gl.ContentType, gl, zero, zero)}
 	g.arrs[a] = info
 	return info

@@ -223,7 +223,10 @@ func (g *Func) wide(in *ir.Instr) {
 // Elem returns a pointer to element idx (an i32) of array a.
 func (g *Func) Elem(a *ir.Array, idx value.Value) value.Value {
 	info := g.arr(a)
-	i := g.Cur.NewZExt(idx, types.I64)
+	i := idx
+	if idx.Type().(*types.IntType).BitSize < g.IntPtr.BitSize {
+		i = g.Cur.NewZExt(idx, g.IntPtr)
+	}
 	gep := g.Cur.NewGetElementPtr(StorageType(a.Elem), info.ptr, i)
 	gep.InBounds = true
 	return gep

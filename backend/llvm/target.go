@@ -2,6 +2,7 @@ package llvm
 
 import (
 	llir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/types"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
@@ -104,4 +105,20 @@ type DriverBuild struct {
 // their own in place of llcArgs (-O3 -relocation-model=pic).
 type Codegen interface {
 	LLCArgs() []string
+}
+
+// Pointers is implemented by a Target whose pointers are not 64 bits wide
+// (wasm32): the emitter then uses an integer of that width for sizes
+// (the C ABI's size_t of a slice's length) and for element indices. A
+// Target without it has 64-bit pointers.
+type Pointers interface {
+	PointerBits() int
+}
+
+// IntPtr is the integer type of t's pointers (size_t, uintptr_t).
+func IntPtr(t Target) *types.IntType {
+	if p, ok := t.(Pointers); ok && p.PointerBits() != 64 {
+		return types.NewInt(uint64(p.PointerBits()))
+	}
+	return types.I64
 }
