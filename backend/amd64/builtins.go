@@ -1,7 +1,6 @@
 package amd64
 
 import (
-	llir "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -10,30 +9,8 @@ import (
 )
 
 // Lowering of the clmul builtins: PCLMULQDQ on <2 x i64> in a hardware
-// variant, the computed code of soft.go otherwise. The AES rounds are in
+// variant, the computed code of backend/llvm/soft.go otherwise. The AES rounds are in
 // vec.go (hardware) and soft_emit.go (computed).
-
-// llOps emits wordOps as LLVM instructions at the end of a block.
-type llOps struct {
-	g *llvm.Module
-	b **llir.Block // the current block of the function being emitted
-}
-
-func (o llOps) cur() *llir.Block                 { return *o.b }
-func (o llOps) c(x uint64) value.Value           { return llvm.Cint(types.I64, x) }
-func (o llOps) xor(a, b value.Value) value.Value { return o.cur().NewXor(a, b) }
-func (o llOps) and(a, b value.Value) value.Value { return o.cur().NewAnd(a, b) }
-func (o llOps) or(a, b value.Value) value.Value  { return o.cur().NewOr(a, b) }
-func (o llOps) mul(a, b value.Value) value.Value { return o.cur().NewMul(a, b) }
-func (o llOps) shl(a value.Value, k uint) value.Value {
-	return o.cur().NewShl(a, llvm.Cint(types.I64, uint64(k)))
-}
-func (o llOps) shr(a value.Value, k uint) value.Value {
-	return o.cur().NewLShr(a, llvm.Cint(types.I64, uint64(k)))
-}
-func (o llOps) bswap(a value.Value) value.Value {
-	return o.cur().NewCall(o.g.Intrinsic("llvm.bswap.i64", types.I64, types.I64), a)
-}
 
 var v2i64 = types.NewVector(2, types.I64)
 
@@ -72,17 +49,17 @@ func (g *fgen) clmul(hi bool, a, b value.Value) value.Value {
 // softClmul computes the product inline (as a <2 x i64> pair so clmul can
 // treat both lowerings alike; LLVM keeps the words in registers).
 func (g *fgen) softClmul(a, b value.Value) value.Value {
-	o := llOps{g: g.Module, b: &g.Cur}
+	o := llvm.IntOps{M: g.Module, B: &g.Cur}
 	if k, ok := b.(*constant.Int); ok {
-		if lo, hi, ok := clmulConst[value.Value](o, a, uint64(k.X.Int64())); ok {
+		if lo, hi, ok := llvm.ClmulConst[value.Value](o, a, uint64(k.X.Int64())); ok {
 			return g.vec2(lo, hi)
 		}
 	}
 	if k, ok := a.(*constant.Int); ok {
-		if lo, hi, ok := clmulConst[value.Value](o, b, uint64(k.X.Int64())); ok {
+		if lo, hi, ok := llvm.ClmulConst[value.Value](o, b, uint64(k.X.Int64())); ok {
 			return g.vec2(lo, hi)
 		}
 	}
-	lo, hi := softClmul[value.Value](o, a, b)
+	lo, hi := llvm.SoftClmul[value.Value](o, a, b)
 	return g.vec2(lo, hi)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/lowent/lowentc/ir"
 )
 
-// Emission of the bitsliced computed AES (soft_slice.go) in the computed
+// Emission of the bitsliced computed AES (backend/llvm/soft_slice.go) in the computed
 // variants. Runs of up to eight AES rounds with one round key on
 // independent states (rounds8's inner loop, unrolled) form a group: their
 // states are bitsliced into eight <2 x i64> planes (SSE2, part of every
@@ -35,7 +35,7 @@ type sliceRef struct {
 	slot int
 }
 
-// vecOps emits wordOps on <2 x i64> values.
+// vecOps emits llvm.WordOps on <2 x i64> values.
 type vecOps struct{ b **llir.Block }
 
 func splat(x uint64) constant.Constant {
@@ -44,25 +44,25 @@ func splat(x uint64) constant.Constant {
 }
 
 func (o vecOps) cur() *llir.Block                 { return *o.b }
-func (o vecOps) c(x uint64) value.Value           { return splat(x) }
-func (o vecOps) xor(a, b value.Value) value.Value { return o.cur().NewXor(a, b) }
-func (o vecOps) and(a, b value.Value) value.Value { return o.cur().NewAnd(a, b) }
-func (o vecOps) or(a, b value.Value) value.Value  { return o.cur().NewOr(a, b) }
-func (o vecOps) mul(a, b value.Value) value.Value {
+func (o vecOps) C(x uint64) value.Value           { return splat(x) }
+func (o vecOps) Xor(a, b value.Value) value.Value { return o.cur().NewXor(a, b) }
+func (o vecOps) And(a, b value.Value) value.Value { return o.cur().NewAnd(a, b) }
+func (o vecOps) Or(a, b value.Value) value.Value  { return o.cur().NewOr(a, b) }
+func (o vecOps) Mul(a, b value.Value) value.Value {
 	panic("BUG: amd64: no vector multiply in soft AES")
 }
-func (o vecOps) shl(a value.Value, k uint) value.Value {
+func (o vecOps) Shl(a value.Value, k uint) value.Value {
 	return o.cur().NewShl(a, splat(uint64(k)))
 }
-func (o vecOps) shr(a value.Value, k uint) value.Value {
+func (o vecOps) Shr(a value.Value, k uint) value.Value {
 	return o.cur().NewLShr(a, splat(uint64(k)))
 }
 
 // rotr rotates each lane right by a multiple of 16 as a shuffle of
 // 16-bit elements (PSHUFLW/PSHUFHW or PSHUFD).
-func (o vecOps) rotr(a value.Value, k uint) value.Value {
+func (o vecOps) Rotr(a value.Value, k uint) value.Value {
 	if k%16 != 0 {
-		return o.or(o.shr(a, k), o.shl(a, 64-k))
+		return o.Or(o.Shr(a, k), o.Shl(a, 64-k))
 	}
 	v8 := types.NewVector(8, types.I16)
 	x := o.cur().NewBitCast(a, v8)
@@ -73,7 +73,7 @@ func (o vecOps) rotr(a value.Value, k uint) value.Value {
 	return o.cur().NewBitCast(o.cur().NewShuffleVector(x, constant.NewUndef(v8), mask(idx...)), v2i64)
 }
 
-func (o vecOps) bswap(a value.Value) value.Value { panic("BUG: amd64: no vector bswap in soft AES") }
+func (o vecOps) Bswap(a value.Value) value.Value { panic("BUG: amd64: no vector bswap in soft AES") }
 
 // planSoft plans the AES groups of a block of a computed variant.
 func (g *fgen) planSoft(b *ir.Block) *blockPlan {
@@ -109,7 +109,7 @@ func (g *fgen) softAES(group []*ir.Instr) {
 			b, h := i/2, i%2
 			w[i] = g.vec2(g.stateWord(group, b, h), g.stateWord(group, b+4, h))
 		}
-		planes = pack4[value.Value](o, w)
+		planes = llvm.Pack4[value.Value](o, w)
 	}
 	k0, k1 := g.Val(group[0].Args[2]), g.Val(group[0].Args[3])
 	var kw [8]value.Value
@@ -120,14 +120,14 @@ func (g *fgen) softAES(group []*ir.Instr) {
 			kw[i] = kv1
 		}
 	}
-	key := pack4[value.Value](o, kw)
+	key := llvm.Pack4[value.Value](o, kw)
 	args := append(planes[:], key[:]...)
 	r := g.Cur.NewCall(modGen{g.Module}.sliceRoundFunc(group[0].Op == ir.OpAESEncLast), args...)
 	out := &sliceGroup{n: len(group)}
 	for i := range out.planes {
 		out.planes[i] = g.Cur.NewExtractValue(r, uint64(i))
 	}
-	w := unpack4[value.Value](o, out.planes)
+	w := llvm.Unpack4[value.Value](o, out.planes)
 	for j, in := range group {
 		for h := 0; h < 2; h++ {
 			res := in.Results[h]
@@ -191,7 +191,7 @@ func (g modGen) sliceRoundFunc(last bool) *llir.Func {
 	for i := 0; i < 8; i++ {
 		s[i], k[i] = ps[i], ps[8+i]
 	}
-	s = sliceRound[value.Value](o, last, s, k)
+	s = llvm.SliceRound[value.Value](o, last, s, k)
 	var r value.Value = constant.NewUndef(slicePlanes)
 	for i, x := range s {
 		r = blk.NewInsertValue(r, x, uint64(i))
