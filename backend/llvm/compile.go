@@ -140,3 +140,66 @@ func checkStack(t Target, in *backend.Input) error {
 	}
 	return nil
 }
+
+// Built is a program compiled to an object file, for a target that makes
+// artifacts of its own from it (wasm32 links it into a module and writes
+// the JavaScript that calls it).
+type Built struct {
+	Module *ir.Module // the IR compiled
+	Object string     // the object file's path
+	b      *build
+}
+
+// Build compiles the program in for t into an object file in dir.
+func Build(t Target, in *backend.Input, opts backend.Options, dir string) (*Built, error) {
+	m, err := module(t, in)
+	if err != nil {
+		return nil, err
+	}
+	b, err := translate(t, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := b.native(dir, "obj")
+	if err != nil {
+		return nil, err
+	}
+	return &Built{Module: m, Object: obj, b: b}, nil
+}
+
+// Requires returns the errors of the requires clauses export f's kernel
+// checks, by the status the kernel returns for each (-1-k for clause k).
+func (b *Built) Requires(f *ir.Function) map[int]error {
+	out := map[int]error{}
+	var walk func(blk *ir.Block)
+	walk = func(blk *ir.Block) {
+		for _, in := range blk.Instrs {
+			if c := in.Check; c != nil && c.Kind == ir.CheckEntry {
+				out[-1-c.Clause] = c.Err()
+			}
+			for _, sub := range in.Blocks {
+				walk(sub)
+			}
+		}
+	}
+	walk(f.Body)
+	return out
+}
+
+// Traps returns the errors of the module's run-time checks by status
+// (2 and up), as the runner reports them.
+func (b *Built) Traps() map[int]error {
+	out := map[int]error{}
+	for i, c := range b.b.traps.infos {
+		out[firstTrap+i] = c.Err()
+	}
+	return out
+}
+
+// Header is the C header of the compiled program.
+func (b *Built) Header() string { return header(b.b.m, b.b.traps, b.b.cfg) }
+
+// KernelName is the symbol of the kernel of export fn of module mod: the
+// function the C entry calls, which returns -1-k when requires clause k
+// fails (the C entry returns StatusFault for all of them).
+func KernelName(mod, fn string) string { return kernelName(SymbolName(mod, fn)) }

@@ -198,6 +198,10 @@ func (g *Func) wide(in *ir.Instr) {
 	t := in.Args[0].Type
 	n := t.Bits()
 	lt := ValueType(t)
+	if in.Op == ir.OpMulW && n == 64 && g.IntPtr.BitSize < 64 {
+		g.mulw64Split(in)
+		return
+	}
 	wt := types.NewInt(uint64(2 * n))
 	x := g.Cur.NewZExt(g.Val(in.Args[0]), wt)
 	y := g.Cur.NewZExt(g.Val(in.Args[1]), wt)
@@ -218,6 +222,26 @@ func (g *Func) wide(in *ir.Instr) {
 		return
 	}
 	g.Vals[in.Results[1]] = g.Cur.NewTrunc(hi, types.I1)
+}
+
+// mulw64Split emits mulw on u64 for a 32-bit target as four 32x32->64
+// products: LLVM makes an i128 multiply a call of compiler-rt's __multi3
+// there, which a program linked without a C library lacks.
+func (g *Func) mulw64Split(in *ir.Instr) {
+	x, y := g.Val(in.Args[0]), g.Val(in.Args[1])
+	m32 := Cint(types.I64, 0xffffffff)
+	c32 := Cint(types.I64, 32)
+	b := g.Cur
+	x0, x1 := b.NewAnd(x, m32), b.NewLShr(x, c32)
+	y0, y1 := b.NewAnd(y, m32), b.NewLShr(y, c32)
+	p00, p01 := b.NewMul(x0, y0), b.NewMul(x0, y1)
+	p10, p11 := b.NewMul(x1, y0), b.NewMul(x1, y1)
+	// mid < 3 * 2^32: the carries into the high word.
+	mid := b.NewAdd(b.NewAdd(b.NewLShr(p00, c32), b.NewAnd(p01, m32)), b.NewAnd(p10, m32))
+	lo := b.NewOr(b.NewAnd(p00, m32), b.NewShl(mid, c32))
+	hi := b.NewAdd(b.NewAdd(p11, b.NewLShr(p01, c32)), b.NewAdd(b.NewLShr(p10, c32), b.NewLShr(mid, c32)))
+	g.Vals[in.Results[0]] = lo
+	g.Vals[in.Results[1]] = hi
 }
 
 // Elem returns a pointer to element idx (an i32) of array a.

@@ -1,0 +1,3 @@
+package main
+
+import _ "github.com/lowent/lowentc/backend/wasm32"
