@@ -66,9 +66,24 @@ type abiSig struct{ params []abiParam }
 func (s abiSig) llvmParams() []*llir.Param {
 	ps := make([]*llir.Param, len(s.params))
 	for i, p := range s.params {
-		ps[i] = llir.NewParam(p.name, p.typ)
+		ps[i] = llir.NewParam(llvmName(p.name), p.typ)
 	}
 	return ps
+}
+
+// llvmName is the LLVM name of a parameter called name in C: the same,
+// unless a basic block of the emitted functions may be called that (the
+// kernels' b1, b2, ..., the entries' entry, call, overlap: LLVM's local
+// names are one namespace), when it gets a suffix no Lowent name has.
+func llvmName(name string) string {
+	switch name {
+	case "entry", "call", "overlap":
+		return name + ".p"
+	}
+	if len(name) > 1 && name[0] == 'b' && strings.Trim(name[1:], "0123456789") == "" {
+		return name + ".p"
+	}
+	return name
 }
 
 // ctype is the C type of a scalar (bools travel as bytes).

@@ -149,3 +149,26 @@ export fn f(x: u8) -> u8 effects none { return x + 1 }
 		t.Errorf("after the crash: %v, %v", got, err)
 	}
 }
+
+// TestParamNamedLikeBlock: parameters named like the emitter's basic
+// blocks (b1, entry, call, overlap) compile and run; LLVM refused a block
+// whose name a parameter had taken.
+func TestParamNamedLikeBlock(t *testing.T) {
+	p, in := load(t, "n.lw", `module n
+export fn f(b1: u32, b2: [2]u8, call: u8, entry: u8, overlap: u8) -> u32 requires b1 < 100 effects none {
+    return b1 + (b2[0] as u32) + (call as u32) + (entry as u32) + (overlap as u32)
+}
+`)
+	r, err := Prepare(plain{}, in, backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, _, err := r.Run(p.Export("f").Name, []lang.Value{{Word: 1}, {Elems: []uint64{2, 3}, IsArray: true}, {Word: 4}, {Word: 5}, {Word: 6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Word != 18 {
+		t.Errorf("f = %d, want 18", got[0].Word)
+	}
+}
