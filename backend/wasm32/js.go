@@ -17,10 +17,12 @@ import (
 //   - arrays and slices are typed arrays of their element type
 //     (Uint8Array, Uint16Array, Uint32Array, BigUint64Array; bool arrays
 //     Uint8Array of 0 and 1); a fixed array must have its length;
-//   - the arguments are copied into the module's memory (views that share
-//     bytes in JavaScript share them there too, so the export's overlap
-//     rules apply as on every target), mut arguments are copied back
-//     after a successful call (after an error nothing was written);
+//   - a written array and another array argument must be the very same
+//     bytes or disjoint (a partial overlap is the fault every target
+//     reports); the arguments are copied into the module's memory (views
+//     that share bytes in JavaScript share them there too), mut arguments
+//     are copied back after a successful call (after an error nothing was
+//     written);
 //   - no result: undefined; one: the value; several: an array of them;
 //   - a failed requires clause or run-time check throws a LowentError
 //     (an Error) whose message is the one every target gives, with the
@@ -117,6 +119,19 @@ function place(views, kargs) {
   }
 }
 
+// overlaps throws the fault of the first pair of arrays of which one is
+// written that share some bytes without being the very same bytes.
+function overlaps(e, views) {
+  if (!e.o) return;
+  const at = new Map(views.map((w) => [w.i, w.v]));
+  for (const [x, y, msg] of e.o) {
+    const a = at.get(x), b = at.get(y);
+    if (a.buffer !== b.buffer || a.byteLength === 0 || b.byteLength === 0) continue;
+    const p = a.byteOffset, q = b.byteOffset;
+    if (p < q + b.byteLength && q < p + a.byteLength && (p !== q || a.byteLength !== b.byteLength)) throw new LowentError(msg, 1);
+  }
+}
+
 function call(e, args) {
   if (args.length !== e.p.length) throw new TypeError(e.n + " takes " + e.p.length + " arguments, got " + args.length);
   top = heap;
@@ -131,10 +146,11 @@ function call(e, args) {
     if (!(x instanceof A)) throw new TypeError("argument " + p.n + ": want a " + A.name);
     if (p.a === 1 && x.length !== p.len) throw new RangeError("argument " + p.n + ": want " + p.len + " elements, got " + x.length);
     if (p.t === "bool" && x.some((b) => b > 1)) throw new RangeError("argument " + p.n + ": a bool array holds 0 and 1 only");
-    views.push({ v: x, k: kargs.length, mut: p.mut, ptr: 0 });
+    views.push({ v: x, i, k: kargs.length, mut: p.mut, ptr: 0 });
     kargs.push(0);
     if (p.a === 2) kargs.push(x.length);
   });
+  overlaps(e, views);
   place(views, kargs);
   const outs = e.r.map((r) => {
     const n = r.a ? r.len * ES[r.t] : 8;
@@ -205,7 +221,7 @@ func jsModule(b *llvm.Built, bin []byte) string {
 // the tables T0..Tn-1), which no export or parameter may shadow.
 func runtimeNames(n int) map[string]bool {
 	used := map[string]bool{}
-	for _, name := range strings.Fields("LowentError ES ARRAY MAX decode instance ex mem heap top alloc scalarIn scalarOut place call WASM TRAPS") {
+	for _, name := range strings.Fields("LowentError ES ARRAY MAX decode instance ex mem heap top alloc scalarIn scalarOut place overlaps call WASM TRAPS") {
 		used[name] = true
 	}
 	for i := 0; i < n; i++ {

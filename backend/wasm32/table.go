@@ -8,6 +8,7 @@ import (
 
 	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/sem"
 )
 
 // The JavaScript this package writes (the ES module of --emit js and the
@@ -32,6 +33,10 @@ type jsExport struct {
 	Params   []jsParam         `json:"p"`
 	Results  []jsParam         `json:"r"`
 	Requires map[string]string `json:"q,omitempty"`
+	// Overlaps are the pairs of array parameters the call must find the
+	// same buffer or disjoint, in the order every target checks them: the
+	// written one, the other, and the fault's message.
+	Overlaps [][3]any `json:"o,omitempty"`
 }
 
 func typeName(t ir.Type) string {
@@ -67,6 +72,9 @@ func table(m *ir.Module, req func(f *ir.Function) map[int]error) []jsExport {
 			}
 			e.Results = append(e.Results, jr)
 		}
+		if f.Source != nil {
+			e.Overlaps = overlapPairs(f)
+		}
 		if req != nil {
 			if q := req(f); len(q) > 0 {
 				e.Requires = map[string]string{}
@@ -76,6 +84,27 @@ func table(m *ir.Module, req func(f *ir.Function) map[int]error) []jsExport {
 			}
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// overlapPairs are the pairs of f's array parameters of which one or both
+// are written, by parameter index (the written one first), with the fault
+// a partial overlap of the two is.
+func overlapPairs(f *ir.Function) [][3]any {
+	var out [][3]any
+	ps := f.Sig.Params
+	for i := range ps {
+		for j := i + 1; j < len(ps); j++ {
+			if !ps[i].Array || !ps[j].Array || !ps[i].Mut && !ps[j].Mut {
+				continue
+			}
+			x, y := i, j
+			if !ps[x].Mut {
+				x, y = y, x
+			}
+			out = append(out, [3]any{x, y, sem.OverlapFault(f.Source, x, y).Error()})
+		}
 	}
 	return out
 }
