@@ -64,6 +64,9 @@ var cliContractArgs = [][]string{
 	{"--timing", "ideal", cliSrc}, {"--size", "16", cliSrc}, {"check", "--stats", cliSrc},
 	{cliSrc, cliSrc}, {"run", cliSrc}, {"check"}, {"bench", cliSrc},
 	{"--target", "ir", "--emit", "nosuch", cliSrc}, {"--stats", "--target", "ir", cliSrc},
+	{"--target", "wasm32", "--hw", "simd128", cliSrc}, {"run", "--target", "wasm32", "--hw", "aes", cliSrc, "f", "x=1"},
+	{"run", "--target", "wasm32", "--hw", "none", cliSrc, "f", "x=1"}, {"--target", "wasm32", "--emit", "dts", cliSrc},
+	{"--target", "wasm32", "--emit", "nosuch", cliSrc},
 }
 
 // wallClock matches the host's time of a call, which differs run to run.
@@ -108,7 +111,7 @@ func TestTargetsRegisterTheirFlags(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[string][]string{
-		"width": {"ir"}, "hw": {"amd64", "vm", "ir"},
+		"width": {"ir"}, "hw": {"amd64", "wasm32", "vm", "ir"},
 		"no-int": {"jcvm"}, "card": {"jcvm"}, "storage": {"jcvm"}, "no-card-limits": {"jcvm"}, "aid": {"jcvm"},
 		"opt": {"mos6502"}, "entry": {"mos6502"}, "timing": {"mos6502"}, "max-cycles": {"mos6502"},
 	}, acts)

@@ -12,9 +12,9 @@
 // 64 also with every hardware feature); amd64 under --hw none, aes and
 // auto (auto forced to one of the dispatcher's CPU levels by seed); jcvm
 // with int and --no-int, in the simulator; mos6502 --opt speed and size,
-// in the emulator. A mismatch prints the seed, the mode, the export and
-// its arguments, and the command that replays it; -report FILE writes the
-// full reports (with the sources) there.
+// in the emulator; wasm32 under Node. A mismatch prints the seed, the
+// mode, the export and its arguments, and the command that replays it;
+// -report FILE writes the full reports (with the sources) there.
 package main
 
 import (
@@ -34,6 +34,7 @@ import (
 	"github.com/lowent/lowentc/backend/amd64"
 	_ "github.com/lowent/lowentc/backend/jcvm"
 	_ "github.com/lowent/lowentc/backend/mos6502"
+	_ "github.com/lowent/lowentc/backend/wasm32"
 	"github.com/lowent/lowentc/driver/middle"
 	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
@@ -212,6 +213,7 @@ func allModes() []mode {
 		backendMode("jcvm/no-int", "jcvm", backend.Options{NoInt: true}, cardLimit),
 		backendMode("mos6502/speed", "mos6502", backend.Options{}, c64Limit),
 		backendMode("mos6502/size", "mos6502", backend.Options{Opt: "size"}, c64Limit),
+		backendMode("wasm32", "wasm32", backend.Options{}, noLimit),
 	}
 }
 
