@@ -7,7 +7,8 @@
 #
 # The tools: go (the module's Go version), LLVM 14's opt, llc and
 # llvm-objdump, gcc and ar (amd64); javac and java 17 (the Java Card
-# backend's JVM runners); 64tass and cc65's sim65 (6502).
+# backend's JVM runners); 64tass and cc65's sim65 (6502); lld-14's wasm-ld
+# and Node (wasm32).
 set -euo pipefail
 
 # tool:package pairs; a package is installed when any of its tools is missing.
@@ -21,6 +22,8 @@ tools=(
 	"java:openjdk-17-jdk-headless"
 	"64tass:64tass"
 	"sim65:cc65"
+	"wasm-ld-14:lld-14"
+	"node:nodejs"
 )
 
 # missing_packages prints the packages of the missing tools, one per line.
@@ -90,4 +93,4 @@ if [ "${#pkgs[@]}" -gt 0 ]; then
 fi
 llvm_version
 java_version
-echo "setup: all tools present ($(go version | cut -d' ' -f3), LLVM 14, $(java -version 2>&1 | head -1), 64tass, sim65)"
+echo "setup: all tools present ($(go version | cut -d' ' -f3), LLVM 14, $(java -version 2>&1 | head -1), 64tass, sim65, wasm-ld, node $(node --version))"
