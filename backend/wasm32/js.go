@@ -55,15 +55,58 @@ const ex = instance.exports;
 const mem = ex.memory;
 const heap = ex.__heap_base.value >>> 0;
 let top = heap;
+let view = new Uint8Array(mem.buffer);
 
 // alloc reserves n bytes of the call's arguments (16-byte aligned),
 // growing the memory when needed; every call starts again at heap.
 function alloc(n) {
   const p = Math.ceil(top / 16) * 16;
   top = p + n;
-  const have = mem.buffer.byteLength;
-  if (top > have) mem.grow(Math.ceil((top - have) / 65536));
+  if (top > view.length) {
+    mem.grow(Math.ceil((top - view.length) / 65536));
+    view = new Uint8Array(mem.buffer);
+  }
   return p;
+}
+
+// bytesOf is the bytes of a typed array.
+function bytesOf(x) {
+  return x instanceof Uint8Array ? x : new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+}
+
+// put copies the array argument x into memory; back copies it out.
+function put(x) {
+  const n = x.byteLength, p = alloc(n);
+  if (n) view.set(bytesOf(x), p);
+  return p;
+}
+function back(x, p) {
+  if (x.byteLength) bytesOf(x).set(view.subarray(p, p + x.byteLength));
+}
+
+// out reserves a result of n bytes, zeroed.
+function out(n) {
+  const p = alloc(n);
+  view.fill(0, p, p + n);
+  return p;
+}
+
+// array checks that argument i of e is a typed array of its type and, for
+// a fixed array, length.
+function array(e, i, x) {
+  const p = e.p[i], A = ARRAY[p.t];
+  if (!(x instanceof A)) throw new TypeError("argument " + p.n + ": want a " + A.name);
+  if (p.a === 1 && x.length !== p.len) throw new RangeError("argument " + p.n + ": want " + p.len + " elements, got " + x.length);
+  if (p.t === "bool" && x.some((b) => b > 1)) throw new RangeError("argument " + p.n + ": a bool array holds 0 and 1 only");
+}
+
+function argc(e, n) {
+  if (n !== e.p.length) throw new TypeError(e.n + " takes " + e.p.length + " arguments, got " + n);
+}
+
+function fail(e, st) {
+  top = heap;
+  return new LowentError(e.q?.[st] ?? TRAPS[st] ?? "wasm32: " + e.n + " returned unknown status " + st, st);
 }
 
 function scalarIn(p, x) {
@@ -109,7 +152,7 @@ function place(views, kargs) {
         j++;
       }
       const p = alloc(hi - lo);
-      new Uint8Array(mem.buffer, p, hi - lo).set(new Uint8Array(ws[i].v.buffer, lo, hi - lo));
+      view.set(new Uint8Array(ws[i].v.buffer, lo, hi - lo), p);
       for (let k = i; k < j; k++) {
         ws[k].ptr = p + ws[k].v.byteOffset - lo;
         kargs[ws[k].k] = ws[k].ptr;
@@ -132,8 +175,16 @@ function overlaps(e, views) {
   }
 }
 
+// result reads result r of a call from memory at p.
+function result(r, p) {
+  return r.a ? new ARRAY[r.t](mem.buffer.slice(p, p + r.len * ES[r.t])) : scalarOut(r.t, p);
+}
+
+// call is the general form of a call of export e, for arguments that
+// share a buffer (the generated function of each export does the others):
+// the overlap faults, and one copy of the bytes views share.
 function call(e, args) {
-  if (args.length !== e.p.length) throw new TypeError(e.n + " takes " + e.p.length + " arguments, got " + args.length);
+  argc(e, args.length);
   top = heap;
   const kargs = [], views = [];
   e.p.forEach((p, i) => {
@@ -142,10 +193,7 @@ function call(e, args) {
       kargs.push(scalarIn(p, x));
       return;
     }
-    const A = ARRAY[p.t];
-    if (!(x instanceof A)) throw new TypeError("argument " + p.n + ": want a " + A.name);
-    if (p.a === 1 && x.length !== p.len) throw new RangeError("argument " + p.n + ": want " + p.len + " elements, got " + x.length);
-    if (p.t === "bool" && x.some((b) => b > 1)) throw new RangeError("argument " + p.n + ": a bool array holds 0 and 1 only");
+    array(e, i, x);
     views.push({ v: x, i, k: kargs.length, mut: p.mut, ptr: 0 });
     kargs.push(0);
     if (p.a === 2) kargs.push(x.length);
@@ -153,21 +201,16 @@ function call(e, args) {
   overlaps(e, views);
   place(views, kargs);
   const outs = e.r.map((r) => {
-    const n = r.a ? r.len * ES[r.t] : 8;
-    const p = alloc(n);
-    new Uint8Array(mem.buffer, p, n).fill(0);
+    const p = out(r.a ? r.len * ES[r.t] : 8);
     kargs.push(p);
     return p;
   });
   const st = ex[e.k](...kargs);
-  if (st !== 0) {
-    top = heap;
-    throw new LowentError(e.q?.[st] ?? TRAPS[st] ?? "wasm32: " + e.n + " returned unknown status " + st, st);
-  }
+  if (st !== 0) throw fail(e, st);
   for (const w of views) {
-    if (w.mut) new Uint8Array(w.v.buffer, w.v.byteOffset, w.v.byteLength).set(new Uint8Array(mem.buffer, w.ptr, w.v.byteLength));
+    if (w.mut) back(w.v, w.ptr);
   }
-  const res = e.r.map((r, i) => r.a ? new ARRAY[r.t](mem.buffer.slice(outs[i], outs[i] + r.len * ES[r.t])) : scalarOut(r.t, outs[i]));
+  const res = e.r.map((r, i) => result(r, outs[i]));
   top = heap;
   return res.length === 0 ? undefined : res.length === 1 ? res[0] : res;
 }
@@ -209,23 +252,89 @@ func jsModule(b *llvm.Built, bin []byte) string {
 	used := runtimeNames(len(m.Funcs))
 	for i, e := range table(m, b.Requires) {
 		local := binding("_"+e.Name, used)
-		params := paramNames(e.Params, used)
-		fmt.Fprintf(&s, "\nconst T%d = %s;\n", i, jsonText(e))
-		fmt.Fprintf(&s, "function %s(%s) {\n  return call(T%d, [%s]);\n}\n", local, strings.Join(params, ", "), i, strings.Join(params, ", "))
+		fmt.Fprintf(&s, "\nconst T%d = %s;\nconst K%d = ex[T%d.k];\n", i, jsonText(e), i, i)
+		s.WriteString(exportFunc(local, fmt.Sprintf("T%d", i), fmt.Sprintf("K%d", i), e, paramNames(e.Params, used)))
 		fmt.Fprintf(&s, "export { %s as %s };\n", local, e.Name)
 	}
 	return s.String()
+}
+
+// exportFunc is the JavaScript function local of export e (table T,
+// kernel K): the arguments checked, copied in, the kernel called, the mut
+// arrays copied back and the results read. Arguments that share a buffer
+// go the general way (call). Its own names start with $, which no Lowent
+// name does.
+func exportFunc(local, T, K string, e jsExport, names []string) string {
+	var b strings.Builder
+	ps := strings.Join(names, ", ")
+	fmt.Fprintf(&b, "function %s(%s) {\n  argc(%s, arguments.length);\n", local, ps, T)
+	var arrays []string
+	for i, p := range e.Params {
+		if p.Kind != 0 {
+			fmt.Fprintf(&b, "  array(%s, %d, %s);\n", T, i, names[i])
+			arrays = append(arrays, names[i])
+		}
+	}
+	var shared []string
+	for i := range arrays {
+		for j := i + 1; j < len(arrays); j++ {
+			shared = append(shared, arrays[i]+".buffer === "+arrays[j]+".buffer")
+		}
+	}
+	if len(shared) > 0 {
+		fmt.Fprintf(&b, "  if (%s) return call(%s, [%s]);\n", strings.Join(shared, " || "), T, ps)
+	}
+	b.WriteString("  top = heap;\n")
+	var kargs, backs []string
+	for i, p := range e.Params {
+		if p.Kind == 0 {
+			kargs = append(kargs, fmt.Sprintf("scalarIn(%s.p[%d], %s)", T, i, names[i]))
+			continue
+		}
+		fmt.Fprintf(&b, "  const $a%d = put(%s);\n", i, names[i])
+		kargs = append(kargs, fmt.Sprintf("$a%d", i))
+		if p.Kind == 2 {
+			kargs = append(kargs, names[i]+".length")
+		}
+		if p.Mut {
+			backs = append(backs, fmt.Sprintf("  back(%s, $a%d);\n", names[i], i))
+		}
+	}
+	var res []string
+	for i, r := range e.Results {
+		n := 8
+		if r.Kind != 0 {
+			n = r.Len * map[string]int{"u8": 1, "u16": 2, "u32": 4, "u64": 8, "bool": 1}[r.Type]
+		}
+		fmt.Fprintf(&b, "  const $r%d = out(%d);\n", i, n)
+		kargs = append(kargs, fmt.Sprintf("$r%d", i))
+		res = append(res, fmt.Sprintf("result(%s.r[%d], $r%d)", T, i, i))
+	}
+	fmt.Fprintf(&b, "  const $st = %s(%s);\n  if ($st !== 0) throw fail(%s, $st);\n", K, strings.Join(kargs, ", "), T)
+	for _, bk := range backs {
+		b.WriteString(bk)
+	}
+	switch len(res) {
+	case 0:
+		b.WriteString("  top = heap;\n}\n")
+	case 1:
+		fmt.Fprintf(&b, "  const $res = %s;\n  top = heap;\n  return $res;\n}\n", res[0])
+	default:
+		fmt.Fprintf(&b, "  const $res = [%s];\n  top = heap;\n  return $res;\n}\n", strings.Join(res, ", "))
+	}
+	return b.String()
 }
 
 // runtimeNames are the module-level names of the ES module (jsRuntime and
 // the tables T0..Tn-1), which no export or parameter may shadow.
 func runtimeNames(n int) map[string]bool {
 	used := map[string]bool{}
-	for _, name := range strings.Fields("LowentError ES ARRAY MAX decode instance ex mem heap top alloc scalarIn scalarOut place overlaps call WASM TRAPS") {
+	for _, name := range strings.Fields("LowentError ES ARRAY MAX decode instance ex mem heap top view alloc bytesOf put back out array argc fail scalarIn scalarOut result place overlaps call WASM TRAPS") {
 		used[name] = true
 	}
 	for i := 0; i < n; i++ {
 		used[fmt.Sprintf("T%d", i)] = true
+		used[fmt.Sprintf("K%d", i)] = true
 	}
 	return used
 }
