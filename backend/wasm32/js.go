@@ -30,9 +30,9 @@ import (
 
 // jsRuntime is the code of the ES module after the table: the calls.
 const jsRuntime = `
-const ES = { u8: 1, u16: 2, u32: 4, u64: 8, bool: 1 };
-const ARRAY = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, u64: BigUint64Array, bool: Uint8Array };
-const MAX = { u8: 0xff, u16: 0xffff, u32: 0xffffffff };
+const $ES = { u8: 1, u16: 2, u32: 4, u64: 8, bool: 1 };
+const $ARRAY = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, u64: BigUint64Array, bool: Uint8Array };
+const $MAX = { u8: 0xff, u16: 0xffff, u32: 0xffffffff };
 
 /** The error of a failed requires clause or run-time check. */
 export class LowentError extends Error {
@@ -43,73 +43,73 @@ export class LowentError extends Error {
   }
 }
 
-function decode(s) {
+function $decode(s) {
   const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+  const b = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+  return b;
 }
 
-const { instance } = await WebAssembly.instantiate(decode(WASM), {});
-const ex = instance.exports;
-const mem = ex.memory;
-const heap = ex.__heap_base.value >>> 0;
-let top = heap;
-let view = new Uint8Array(mem.buffer);
+const { instance: $instance } = await WebAssembly.instantiate($decode($WASM), {});
+const $ex = $instance.exports;
+const $mem = $ex.memory;
+const $heap = $ex.__heap_base.value >>> 0;
+let $top = $heap;
+let $view = new Uint8Array($mem.buffer);
 
 // alloc reserves n bytes of the call's arguments (16-byte aligned),
 // growing the memory when needed; every call starts again at heap.
-function alloc(n) {
-  const p = Math.ceil(top / 16) * 16;
-  top = p + n;
-  if (top > view.length) {
-    mem.grow(Math.ceil((top - view.length) / 65536));
-    view = new Uint8Array(mem.buffer);
+function $alloc(n) {
+  const p = Math.ceil($top / 16) * 16;
+  $top = p + n;
+  if ($top > $view.length) {
+    $mem.grow(Math.ceil(($top - $view.length) / 65536));
+    $view = new Uint8Array($mem.buffer);
   }
   return p;
 }
 
 // bytesOf is the bytes of a typed array.
-function bytesOf(x) {
+function $bytesOf(x) {
   return x instanceof Uint8Array ? x : new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
 }
 
 // put copies the array argument x into memory; back copies it out.
-function put(x) {
-  const n = x.byteLength, p = alloc(n);
-  if (n) view.set(bytesOf(x), p);
+function $put(x) {
+  const n = x.byteLength, p = $alloc(n);
+  if (n) $view.set($bytesOf(x), p);
   return p;
 }
-function back(x, p) {
-  if (x.byteLength) bytesOf(x).set(view.subarray(p, p + x.byteLength));
+function $back(x, p) {
+  if (x.byteLength) $bytesOf(x).set($view.subarray(p, p + x.byteLength));
 }
 
 // out reserves a result of n bytes, zeroed.
-function out(n) {
-  const p = alloc(n);
-  view.fill(0, p, p + n);
+function $out(n) {
+  const p = $alloc(n);
+  $view.fill(0, p, p + n);
   return p;
 }
 
 // array checks that argument i of e is a typed array of its type and, for
 // a fixed array, length.
-function array(e, i, x) {
-  const p = e.p[i], A = ARRAY[p.t];
+function $array(e, i, x) {
+  const p = e.p[i], A = $ARRAY[p.t];
   if (!(x instanceof A)) throw new TypeError("argument " + p.n + ": want a " + A.name);
   if (p.a === 1 && x.length !== p.len) throw new RangeError("argument " + p.n + ": want " + p.len + " elements, got " + x.length);
   if (p.t === "bool" && x.some((b) => b > 1)) throw new RangeError("argument " + p.n + ": a bool array holds 0 and 1 only");
 }
 
-function argc(e, n) {
+function $argc(e, n) {
   if (n !== e.p.length) throw new TypeError(e.n + " takes " + e.p.length + " arguments, got " + n);
 }
 
-function fail(e, st) {
-  top = heap;
-  return new LowentError(e.q?.[st] ?? TRAPS[st] ?? "wasm32: " + e.n + " returned unknown status " + st, st);
+function $fail(e, st) {
+  $top = $heap;
+  return new LowentError(e.q?.[st] ?? $TRAPS[st] ?? "wasm32: " + e.n + " returned unknown status " + st, st);
 }
 
-function scalarIn(p, x) {
+function $scalarIn(p, x) {
   if (p.t === "bool") {
     if (typeof x !== "boolean") throw new TypeError("argument " + p.n + ": want a boolean, got " + typeof x);
     return x ? 1 : 0;
@@ -118,12 +118,12 @@ function scalarIn(p, x) {
     if (typeof x !== "bigint" || x < 0n || x > 0xffffffffffffffffn) throw new TypeError("argument " + p.n + ": want a bigint from 0 to 2^64-1 (u64), got " + String(x));
     return x;
   }
-  if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > MAX[p.t]) throw new TypeError("argument " + p.n + ": want an integer from 0 to " + MAX[p.t] + " (" + p.t + "), got " + String(x));
+  if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > $MAX[p.t]) throw new TypeError("argument " + p.n + ": want an integer from 0 to " + $MAX[p.t] + " (" + p.t + "), got " + String(x));
   return x;
 }
 
-function scalarOut(t, p) {
-  const dv = new DataView(mem.buffer);
+function $scalarOut(t, p) {
+  const dv = new DataView($mem.buffer);
   switch (t) {
     case "bool": return dv.getUint8(p) !== 0;
     case "u8": return dv.getUint8(p);
@@ -136,7 +136,7 @@ function scalarOut(t, p) {
 // place copies the array arguments into memory: views of one buffer whose
 // bytes overlap get one copy of their union, so that they overlap in the
 // module's memory as they do in JavaScript.
-function place(views, kargs) {
+function $place(views, kargs) {
   const groups = new Map();
   for (const w of views) {
     const g = groups.get(w.v.buffer);
@@ -151,8 +151,8 @@ function place(views, kargs) {
         hi = Math.max(hi, ws[j].v.byteOffset + ws[j].v.byteLength);
         j++;
       }
-      const p = alloc(hi - lo);
-      view.set(new Uint8Array(ws[i].v.buffer, lo, hi - lo), p);
+      const p = $alloc(hi - lo);
+      $view.set(new Uint8Array(ws[i].v.buffer, lo, hi - lo), p);
       for (let k = i; k < j; k++) {
         ws[k].ptr = p + ws[k].v.byteOffset - lo;
         kargs[ws[k].k] = ws[k].ptr;
@@ -164,7 +164,7 @@ function place(views, kargs) {
 
 // overlaps throws the fault of the first pair of arrays of which one is
 // written that share some bytes without being the very same bytes.
-function overlaps(e, views) {
+function $overlaps(e, views) {
   if (!e.o) return;
   const at = new Map(views.map((w) => [w.i, w.v]));
   for (const [x, y, msg] of e.o) {
@@ -176,42 +176,42 @@ function overlaps(e, views) {
 }
 
 // result reads result r of a call from memory at p.
-function result(r, p) {
-  return r.a ? new ARRAY[r.t](mem.buffer.slice(p, p + r.len * ES[r.t])) : scalarOut(r.t, p);
+function $result(r, p) {
+  return r.a ? new $ARRAY[r.t]($mem.buffer.slice(p, p + r.len * $ES[r.t])) : $scalarOut(r.t, p);
 }
 
 // call is the general form of a call of export e, for arguments that
 // share a buffer (the generated function of each export does the others):
 // the overlap faults, and one copy of the bytes views share.
-function call(e, args) {
-  argc(e, args.length);
-  top = heap;
+function $call(e, args) {
+  $argc(e, args.length);
+  $top = $heap;
   const kargs = [], views = [];
   e.p.forEach((p, i) => {
     const x = args[i];
     if (p.a === 0) {
-      kargs.push(scalarIn(p, x));
+      kargs.push($scalarIn(p, x));
       return;
     }
-    array(e, i, x);
+    $array(e, i, x);
     views.push({ v: x, i, k: kargs.length, mut: p.mut, ptr: 0 });
     kargs.push(0);
     if (p.a === 2) kargs.push(x.length);
   });
-  overlaps(e, views);
-  place(views, kargs);
+  $overlaps(e, views);
+  $place(views, kargs);
   const outs = e.r.map((r) => {
-    const p = out(r.a ? r.len * ES[r.t] : 8);
+    const p = $out(r.a ? r.len * $ES[r.t] : 8);
     kargs.push(p);
     return p;
   });
-  const st = ex[e.k](...kargs);
-  if (st !== 0) throw fail(e, st);
+  const st = $ex[e.k](...kargs);
+  if (st !== 0) throw $fail(e, st);
   for (const w of views) {
-    if (w.mut) back(w.v, w.ptr);
+    if (w.mut) $back(w.v, w.ptr);
   }
-  const res = e.r.map((r, i) => result(r, outs[i]));
-  top = heap;
+  const res = e.r.map((r, i) => $result(r, outs[i]));
+  $top = $heap;
   return res.length === 0 ? undefined : res.length === 1 ? res[0] : res;
 }
 `
@@ -246,14 +246,14 @@ func jsModule(b *llvm.Built, bin []byte) string {
 	fmt.Fprintf(&s, "// Generated by lowentc from module %s (--target wasm32 --emit js). Do not edit.\n", m.Name)
 	s.WriteString("// An ES module: each export of the Lowent module is a function over typed\n")
 	s.WriteString("// arrays; docs/wasm32.md describes the calls, the types and the errors.\n\n")
-	fmt.Fprintf(&s, "const WASM = %q;\n\n", base64.StdEncoding.EncodeToString(bin))
-	fmt.Fprintf(&s, "const TRAPS = %s;\n", trapsText(b.Traps()))
+	fmt.Fprintf(&s, "const $WASM = %q;\n\n", base64.StdEncoding.EncodeToString(bin))
+	fmt.Fprintf(&s, "const $TRAPS = %s;\n", trapsText(b.Traps()))
 	s.WriteString(jsRuntime)
 	used := runtimeNames(len(m.Funcs))
 	for i, e := range table(m, b.Requires) {
 		local := binding("_"+e.Name, used)
-		fmt.Fprintf(&s, "\nconst T%d = %s;\nconst K%d = ex[T%d.k];\n", i, jsonText(e), i, i)
-		s.WriteString(exportFunc(local, fmt.Sprintf("T%d", i), fmt.Sprintf("K%d", i), e, paramNames(e.Params, used)))
+		fmt.Fprintf(&s, "\nconst $T%d = %s;\nconst $K%d = $ex[$T%d.k];\n", i, jsonText(e), i, i)
+		s.WriteString(exportFunc(local, fmt.Sprintf("$T%d", i), fmt.Sprintf("$K%d", i), e, paramNames(e.Params, used)))
 		fmt.Fprintf(&s, "export { %s as %s };\n", local, e.Name)
 	}
 	return s.String()
@@ -267,11 +267,11 @@ func jsModule(b *llvm.Built, bin []byte) string {
 func exportFunc(local, T, K string, e jsExport, names []string) string {
 	var b strings.Builder
 	ps := strings.Join(names, ", ")
-	fmt.Fprintf(&b, "function %s(%s) {\n  argc(%s, arguments.length);\n", local, ps, T)
+	fmt.Fprintf(&b, "function %s(%s) {\n  $argc(%s, arguments.length);\n", local, ps, T)
 	var arrays []string
 	for i, p := range e.Params {
 		if p.Kind != 0 {
-			fmt.Fprintf(&b, "  array(%s, %d, %s);\n", T, i, names[i])
+			fmt.Fprintf(&b, "  $array(%s, %d, %s);\n", T, i, names[i])
 			arrays = append(arrays, names[i])
 		}
 	}
@@ -282,22 +282,22 @@ func exportFunc(local, T, K string, e jsExport, names []string) string {
 		}
 	}
 	if len(shared) > 0 {
-		fmt.Fprintf(&b, "  if (%s) return call(%s, [%s]);\n", strings.Join(shared, " || "), T, ps)
+		fmt.Fprintf(&b, "  if (%s) return $call(%s, [%s]);\n", strings.Join(shared, " || "), T, ps)
 	}
-	b.WriteString("  top = heap;\n")
+	b.WriteString("  $top = $heap;\n")
 	var kargs, backs []string
 	for i, p := range e.Params {
 		if p.Kind == 0 {
-			kargs = append(kargs, fmt.Sprintf("scalarIn(%s.p[%d], %s)", T, i, names[i]))
+			kargs = append(kargs, fmt.Sprintf("$scalarIn(%s.p[%d], %s)", T, i, names[i]))
 			continue
 		}
-		fmt.Fprintf(&b, "  const $a%d = put(%s);\n", i, names[i])
+		fmt.Fprintf(&b, "  const $a%d = $put(%s);\n", i, names[i])
 		kargs = append(kargs, fmt.Sprintf("$a%d", i))
 		if p.Kind == 2 {
 			kargs = append(kargs, names[i]+".length")
 		}
 		if p.Mut {
-			backs = append(backs, fmt.Sprintf("  back(%s, $a%d);\n", names[i], i))
+			backs = append(backs, fmt.Sprintf("  $back(%s, $a%d);\n", names[i], i))
 		}
 	}
 	var res []string
@@ -306,37 +306,30 @@ func exportFunc(local, T, K string, e jsExport, names []string) string {
 		if r.Kind != 0 {
 			n = r.Len * map[string]int{"u8": 1, "u16": 2, "u32": 4, "u64": 8, "bool": 1}[r.Type]
 		}
-		fmt.Fprintf(&b, "  const $r%d = out(%d);\n", i, n)
+		fmt.Fprintf(&b, "  const $r%d = $out(%d);\n", i, n)
 		kargs = append(kargs, fmt.Sprintf("$r%d", i))
-		res = append(res, fmt.Sprintf("result(%s.r[%d], $r%d)", T, i, i))
+		res = append(res, fmt.Sprintf("$result(%s.r[%d], $r%d)", T, i, i))
 	}
-	fmt.Fprintf(&b, "  const $st = %s(%s);\n  if ($st !== 0) throw fail(%s, $st);\n", K, strings.Join(kargs, ", "), T)
+	fmt.Fprintf(&b, "  const $st = %s(%s);\n  if ($st !== 0) throw $fail(%s, $st);\n", K, strings.Join(kargs, ", "), T)
 	for _, bk := range backs {
 		b.WriteString(bk)
 	}
 	switch len(res) {
 	case 0:
-		b.WriteString("  top = heap;\n}\n")
+		b.WriteString("  $top = $heap;\n}\n")
 	case 1:
-		fmt.Fprintf(&b, "  const $res = %s;\n  top = heap;\n  return $res;\n}\n", res[0])
+		fmt.Fprintf(&b, "  const $res = %s;\n  $top = $heap;\n  return $res;\n}\n", res[0])
 	default:
-		fmt.Fprintf(&b, "  const $res = [%s];\n  top = heap;\n  return $res;\n}\n", strings.Join(res, ", "))
+		fmt.Fprintf(&b, "  const $res = [%s];\n  $top = $heap;\n  return $res;\n}\n", strings.Join(res, ", "))
 	}
 	return b.String()
 }
 
-// runtimeNames are the module-level names of the ES module (jsRuntime and
-// the tables T0..Tn-1), which no export or parameter may shadow.
+// runtimeNames are the module-level names of the ES module a parameter
+// must not shadow: the class LowentError (the runtime's own names, and
+// the code generated per export, start with $, which no Lowent name does).
 func runtimeNames(n int) map[string]bool {
-	used := map[string]bool{}
-	for _, name := range strings.Fields("LowentError ES ARRAY MAX decode instance ex mem heap top view alloc bytesOf put back out array argc fail scalarIn scalarOut result place overlaps call WASM TRAPS") {
-		used[name] = true
-	}
-	for i := 0; i < n; i++ {
-		used[fmt.Sprintf("T%d", i)] = true
-		used[fmt.Sprintf("K%d", i)] = true
-	}
-	return used
+	return map[string]bool{"LowentError": true}
 }
 
 // paramNames are the JavaScript names of an export's parameters, none of

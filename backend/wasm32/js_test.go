@@ -259,7 +259,7 @@ func TestDeclarations(t *testing.T) {
 		"export declare class LowentError extends Error {\n  readonly status: number;\n}\n",
 		"declare function _mix(x: bigint, y: number, flag: boolean): [bigint, number, boolean];\nexport { _mix as mix };\n",
 		"declare function _sum(words: BigUint64Array, new_: number): bigint;\nexport { _sum as sum };\n",
-		"declare function _spread(call_: number, halves: Uint16Array): Uint32Array /* 4 elements */;\nexport { _spread as spread };\n",
+		"declare function _spread(call: number, halves: Uint16Array): Uint32Array /* 4 elements */;\nexport { _spread as spread };\n",
 		"declare function _pick(tab: Uint8Array, i: number): number;\nexport { _pick as pick };\n",
 	} {
 		if !strings.Contains(string(dts), want) {
