@@ -139,7 +139,8 @@ func (config) Describe() string         { return "none" }
 func (variant) Suffix() string          { return "none" }
 func (variant) Features() string        { return "" }
 func (variant) Selector(fn *llvm.Func) llvm.Selector {
-	return &fgen{Func: fn, pairs: map[[2]value.Value][2]value.Value{}, pairBlock: map[[2]value.Value]*llir.Block{}}
+	return &fgen{Func: fn, pairs: map[[2]value.Value][2]value.Value{}, pairBlock: map[[2]value.Value]*llir.Block{},
+		sliced: map[*ir.Value]sliceRef{}}
 }
 
 // variant is the one variant of an export.
@@ -151,12 +152,111 @@ type fgen struct {
 	*llvm.Func
 	pairs     map[[2]value.Value][2]value.Value // clmul products by operands
 	pairBlock map[[2]value.Value]*llir.Block    // where each was computed
+	sliced    map[*ir.Value]sliceRef            // AES states held in a group's planes
 }
 
 // Have: no feature is there.
-func (g *fgen) Have(sem.Feature) bool              { return false }
-func (g *fgen) Plan(*ir.Block) any                 { return nil }
-func (g *fgen) Select(in *ir.Instr, plan any) bool { return false }
+func (g *fgen) Have(sem.Feature) bool { return false }
+
+// aesPlan is the AES round groups of a block (llvm.PlanAESGroups).
+type aesPlan struct {
+	skip  map[*ir.Instr]bool
+	group map[*ir.Instr][]*ir.Instr
+}
+
+// Plan groups the block's AES rounds four at a time: the bitsliced round
+// holds four states in each 64-bit plane.
+func (g *fgen) Plan(b *ir.Block) any {
+	p := &aesPlan{skip: map[*ir.Instr]bool{}, group: map[*ir.Instr][]*ir.Instr{}}
+	llvm.PlanAESGroups(b, 4, true, p.skip, p.group)
+	return p
+}
+
+// Select emits the AES rounds, a group at its last round's place.
+func (g *fgen) Select(in *ir.Instr, plan any) bool {
+	if in.Op != ir.OpAESEnc && in.Op != ir.OpAESEncLast {
+		return false
+	}
+	p := plan.(*aesPlan)
+	if p.skip[in] {
+		return true
+	}
+	grp, ok := p.group[in]
+	if !ok {
+		grp = []*ir.Instr{in}
+	}
+	g.aesGroup(grp)
+	return true
+}
+
+// sliceGroup is a group of up to four AES states held as eight planes.
+type sliceGroup struct {
+	planes [8]value.Value
+	n      int
+}
+
+// sliceRef says a value is word slot (2j + h: word h of state j) of grp.
+type sliceRef struct {
+	grp  *sliceGroup
+	slot int
+}
+
+// aesGroup emits one bitsliced round of up to four states: bitsliced
+// (unless they are exactly the previous group's results, whose planes it
+// takes), the module's round function, and back to words (which LLVM
+// deletes where the next group takes the planes).
+func (g *fgen) aesGroup(grp []*ir.Instr) {
+	o := llvm.IntOps{M: g.Module, B: &g.Cur}
+	zero := llvm.Cint(types.I64, 0)
+	planes, ok := g.slicedInput(grp)
+	if !ok {
+		var w [8]value.Value
+		for i := range w {
+			w[i] = zero
+			if j := i / 2; j < len(grp) {
+				w[i] = g.Val(grp[j].Args[i%2])
+			}
+		}
+		planes = llvm.Pack4[value.Value](o, w)
+	}
+	var kw [8]value.Value
+	for i := range kw {
+		kw[i] = g.Val(grp[0].Args[2+i%2])
+	}
+	key := llvm.Pack4[value.Value](o, kw)
+	args := append(planes[:], key[:]...)
+	r := g.Cur.NewCall(g.roundFunc(grp[0].Op == ir.OpAESEncLast), args...)
+	out := &sliceGroup{n: len(grp)}
+	for i := range out.planes {
+		out.planes[i] = g.Cur.NewExtractValue(r, uint64(i))
+	}
+	w := llvm.Unpack4[value.Value](o, out.planes)
+	for j, in := range grp {
+		for h := 0; h < 2; h++ {
+			g.Vals[in.Results[h]] = w[2*j+h]
+			g.sliced[in.Results[h]] = sliceRef{out, 2*j + h}
+		}
+	}
+}
+
+// slicedInput returns the planes of the previous group when grp's states
+// are exactly its results, in order.
+func (g *fgen) slicedInput(grp []*ir.Instr) ([8]value.Value, bool) {
+	var src *sliceGroup
+	for j, in := range grp {
+		for h := 0; h < 2; h++ {
+			ref, ok := g.sliced[in.Args[h]]
+			if !ok || ref.slot != 2*j+h || (src != nil && ref.grp != src) {
+				return [8]value.Value{}, false
+			}
+			src = ref.grp
+		}
+	}
+	if src.n != len(grp) {
+		return [8]value.Value{}, false
+	}
+	return src.planes, true
+}
 
 // Builtin computes clmul_lo/hi and the AES rounds with 64-bit integer
 // operations: no tables, no data-dependent branches.
@@ -177,11 +277,7 @@ func (g *fgen) Builtin(in *ir.Instr) error {
 		}
 		return nil
 	case ir.OpAESEnc, ir.OpAESEncLast:
-		fn := g.roundFunc(in.Op == ir.OpAESEncLast)
-		r := g.Cur.NewCall(fn, g.Val(in.Args[0]), g.Val(in.Args[1]), g.Val(in.Args[2]), g.Val(in.Args[3]))
-		g.Vals[in.Results[0]] = g.Cur.NewExtractValue(r, 0)
-		g.Vals[in.Results[1]] = g.Cur.NewExtractValue(r, 1)
-		return nil
+		return fmt.Errorf("BUG: wasm32: %s: AES round left to the scalar selection", g.F.Name)
 	}
 	return fmt.Errorf("BUG: wasm32: %s: %s outside `if have`", g.F.Name, in.Op)
 }
@@ -203,39 +299,39 @@ func (g *fgen) clmul(a, b value.Value) [2]value.Value {
 	return [2]value.Value{lo, hi}
 }
 
-var pairType = types.NewStruct(types.I64, types.I64)
+var planesType = types.NewStruct(types.I64, types.I64, types.I64, types.I64, types.I64, types.I64, types.I64, types.I64)
 
-// roundFunc returns the module's AES round function (state words, round
-// key words -> state words), one out-of-line copy per kind: the bitsliced
-// round of backend/llvm on one state in i64 planes (the other three
-// block slots of each plane are zero, and LLVM folds them away).
+// roundFunc returns the module's bitsliced AES round function (state
+// planes, key planes -> state planes) of backend/llvm's SliceRound on i64
+// planes, one out-of-line copy per kind, since a cipher calls it ten times
+// per group.
 func (g *fgen) roundFunc(last bool) *llir.Func {
-	name := "lowentc.soft.round1"
+	name := "lowentc.soft.round"
 	if last {
-		name = "lowentc.soft.lastround1"
+		name = "lowentc.soft.lastround"
 	}
 	if f, ok := g.Decls[name]; ok {
 		return f
 	}
-	ps := []*llir.Param{llir.NewParam("s0", types.I64), llir.NewParam("s1", types.I64),
-		llir.NewParam("k0", types.I64), llir.NewParam("k1", types.I64)}
-	f := g.Out.NewFunc(name, pairType, ps...)
+	ps := make([]*llir.Param, 16)
+	for i := range ps {
+		ps[i] = llir.NewParam("", types.I64)
+	}
+	f := g.Out.NewFunc(name, planesType, ps...)
 	f.Linkage = enum.LinkageInternal
 	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind, enum.FuncAttrReadNone, enum.FuncAttrNoInline)
 	g.Decls[name] = f
 	blk := f.NewBlock("entry")
 	o := llvm.IntOps{M: g.Module, B: &blk}
-	zero := llvm.Cint(types.I64, 0)
-	var w, kw [8]value.Value
-	for i := range w {
-		w[i], kw[i] = zero, ps[2+i%2]
+	var st, k [8]value.Value
+	for i := 0; i < 8; i++ {
+		st[i], k[i] = ps[i], ps[8+i]
 	}
-	w[0], w[1] = ps[0], ps[1]
-	s := llvm.SliceRound[value.Value](o, last, llvm.Pack4[value.Value](o, w), llvm.Pack4[value.Value](o, kw))
-	out := llvm.Unpack4[value.Value](o, s)
-	var r value.Value = constant.NewUndef(pairType)
-	r = blk.NewInsertValue(r, out[0], 0)
-	r = blk.NewInsertValue(r, out[1], 1)
+	st = llvm.SliceRound[value.Value](o, last, st, k)
+	var r value.Value = constant.NewUndef(planesType)
+	for i, x := range st {
+		r = blk.NewInsertValue(r, x, uint64(i))
+	}
 	blk.NewRet(r)
 	return f
 }
