@@ -270,3 +270,13 @@ func TestDeclarations(t *testing.T) {
 		t.Errorf("%d functions declared, the module exports %d", n, len(p.Exports()))
 	}
 }
+
+// TestMissingTool: a tool not found is an error naming it, where it was
+// looked for and its Debian package.
+func TestMissingTool(t *testing.T) {
+	_, err := findTool("wasm-ld", "lld-14", "lowentc-no-such-tool-14", "/nonexistent/wasm-ld")
+	want := "wasm32: wasm-ld not found (looked for lowentc-no-such-tool-14, /nonexistent/wasm-ld; Debian package lld-14, which ./setup.sh installs)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
