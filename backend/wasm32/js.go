@@ -56,6 +56,7 @@ const $mem = $ex.memory;
 const $heap = $ex.__heap_base.value >>> 0;
 let $top = $heap;
 let $view = new Uint8Array($mem.buffer);
+let $dv = new DataView($mem.buffer);
 
 // alloc reserves n bytes of the call's arguments (16-byte aligned),
 // growing the memory when needed; every call starts again at heap.
@@ -65,6 +66,7 @@ function $alloc(n) {
   if ($top > $view.length) {
     $mem.grow(Math.ceil(($top - $view.length) / 65536));
     $view = new Uint8Array($mem.buffer);
+    $dv = new DataView($mem.buffer);
   }
   return p;
 }
@@ -123,14 +125,13 @@ function $scalarIn(p, x) {
 }
 
 function $scalarOut(t, p) {
-  const dv = new DataView($mem.buffer);
   switch (t) {
-    case "bool": return dv.getUint8(p) !== 0;
-    case "u8": return dv.getUint8(p);
-    case "u16": return dv.getUint16(p, true);
-    case "u32": return dv.getUint32(p, true);
+    case "bool": return $dv.getUint8(p) !== 0;
+    case "u8": return $dv.getUint8(p);
+    case "u16": return $dv.getUint16(p, true);
+    case "u32": return $dv.getUint32(p, true);
   }
-  return dv.getBigUint64(p, true);
+  return $dv.getBigUint64(p, true);
 }
 
 // place copies the array arguments into memory: views of one buffer whose
@@ -270,10 +271,19 @@ func exportFunc(local, T, K string, e jsExport, names []string) string {
 	fmt.Fprintf(&b, "function %s(%s) {\n  $argc(%s, arguments.length);\n", local, ps, T)
 	var arrays []string
 	for i, p := range e.Params {
-		if p.Kind != 0 {
-			fmt.Fprintf(&b, "  $array(%s, %d, %s);\n", T, i, names[i])
-			arrays = append(arrays, names[i])
+		if p.Kind == 0 {
+			continue
 		}
+		// The common case inline; $array says what is wrong.
+		cond := fmt.Sprintf("!(%s instanceof %s)", names[i], tsType(p))
+		if p.Kind == 1 {
+			cond += fmt.Sprintf(" || %s.length !== %d", names[i], p.Len)
+		}
+		if p.Type == "bool" {
+			cond = "true"
+		}
+		fmt.Fprintf(&b, "  if (%s) $array(%s, %d, %s);\n", cond, T, i, names[i])
+		arrays = append(arrays, names[i])
 	}
 	var shared []string
 	for i := range arrays {
