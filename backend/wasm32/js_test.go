@@ -280,3 +280,28 @@ func TestMissingTool(t *testing.T) {
 		t.Errorf("error %v, want %s", err, want)
 	}
 }
+
+// TestMeasure: the driver's measure mode (lowentc bench) times calls and
+// keeps the protocol: a call after it still gets its answer.
+func TestMeasure(t *testing.T) {
+	p, ds := driver.Load("testdata/jsapi.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	r, err := Prepare(input(p), backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	c, err := r.MeasureFor("sum", []lang.Value{words(1, 2, 3), word(4)}, 2e6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Unit != "ns" || !(c.Value > 0) {
+		t.Errorf("measured %+v", c)
+	}
+	res, _, err := r.Run("sum", []lang.Value{words(1, 2, 3), word(4)})
+	if err != nil || res[0].Word != 10 {
+		t.Errorf("after measuring: %v, %v", res, err)
+	}
+}
