@@ -172,3 +172,14 @@ export fn f(b1: u32, b2: [2]u8, call: u8, entry: u8, overlap: u8) -> u32 require
 		t.Errorf("f = %d, want 18", got[0].Word)
 	}
 }
+
+// TestMissingTool: a tool not on PATH is named with its package, and
+// only the tools the step needs are (wasm32 needs neither ar nor gcc).
+func TestMissingTool(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := tool(plain{}, t.TempDir(), "llc", "--version")
+	want := "plain: llc not found on PATH (LLVM 14, Debian package llvm-14; ./setup.sh installs it)"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want %s: ...", err, want)
+	}
+}

@@ -17,7 +17,7 @@ import (
 func tool(t Target, dir, name string, args ...string) ([]byte, error) {
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s not found on PATH (the %s target needs LLVM 14's opt and llc, ar and gcc): %v", t.Name(), name, t.Name(), err)
+		return nil, fmt.Errorf("%s: %s not found on PATH (%s; ./setup.sh installs it): %v", t.Name(), name, toolPackages[name], err)
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Dir = dir
@@ -27,6 +27,14 @@ func tool(t Target, dir, name string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %s %s: %v\n%s", t.Name(), name, strings.Join(args, " "), err, errb.String())
 	}
 	return out.Bytes(), nil
+}
+
+// toolPackages says where each tool comes from.
+var toolPackages = map[string]string{
+	"opt": "LLVM 14, Debian package llvm-14",
+	"llc": "LLVM 14, Debian package llvm-14",
+	"ar":  "Debian package binutils",
+	"gcc": "Debian package gcc",
 }
 
 // llcArgs are the code generation options of every artifact.
