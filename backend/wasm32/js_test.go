@@ -305,3 +305,82 @@ func TestMeasure(t *testing.T) {
 		t.Errorf("after measuring: %v, %v", res, err)
 	}
 }
+
+// TestJSGoldenCases runs the official vectors of the golden suite for
+// SHA-256, BLAKE2b and ChaCha20-Poly1305 (every argument a byte array)
+// through the ES modules under Node: each mut argument and result must
+// be the reference's.
+func TestJSGoldenCases(t *testing.T) {
+	byModule := map[string][]golden.Case{}
+	all := append(append(golden.Official(), golden.SHAOfficial()...), golden.ChaChaOfficial()...)
+	for _, c := range all {
+		switch c.Module {
+		case "sha256", "blake2b", "chacha20poly1305":
+			byModule[c.Module] = append(byModule[c.Module], c)
+		}
+	}
+	for _, mod := range []string{"sha256", "blake2b", "chacha20poly1305"} {
+		cases := byModule[mod]
+		if len(cases) == 0 {
+			t.Fatalf("no official cases of %s", mod)
+		}
+		t.Run(mod, func(t *testing.T) {
+			p, err := golden.Load(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			emitJS(t, p, dir)
+			var js strings.Builder
+			fmt.Fprintf(&js, "import * as m from \"./%s.mjs\";\n", mod)
+			js.WriteString("const hex = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString(\"hex\");\n")
+			js.WriteString("const u8 = (h) => Uint8Array.from(Buffer.from(h, \"hex\"));\nconst out = {};\n")
+			args := map[string][]lang.Value{}
+			for k, c := range cases {
+				as := c.Args()
+				args[c.Name] = as
+				var names []string
+				for i, a := range as {
+					b, err := golden.ToBytes(a)
+					if err != nil {
+						t.Fatalf("%s: argument %d: %v", c.Name, i, err)
+					}
+					fmt.Fprintf(&js, "const c%d_%d = u8(%q);\n", k, i, fmt.Sprintf("%x", b))
+					names = append(names, fmt.Sprintf("c%d_%d", k, i))
+				}
+				fmt.Fprintf(&js, "{ const r = m.%s(%s); out[%q] = [[%s].map(hex), r === undefined ? [] : [Number(r)]]; }\n",
+					c.Export, strings.Join(names, ", "), c.Name, strings.Join(names, ", "))
+			}
+			js.WriteString("console.log(JSON.stringify(out));\n")
+			got := runNode(t, dir, js.String())
+			for _, c := range cases {
+				res, _ := json.Marshal(got[c.Name])
+				var r [2][]any
+				if err := json.Unmarshal(res, &r); err != nil {
+					t.Fatalf("%s: node printed %s", c.Name, res)
+				}
+				want := c.Want()
+				for i, a := range args[c.Name] {
+					w, ok := want.Args[i]
+					if !ok {
+						b, _ := golden.ToBytes(a)
+						w = b // untouched
+					}
+					if g := fmt.Sprint(r[0][i]); g != fmt.Sprintf("%x", w) {
+						t.Errorf("%s: argument %d = %s, want %x", c.Name, i, g, w)
+					}
+				}
+				if len(r[1]) != len(want.Results) {
+					t.Errorf("%s: %d results, want %d", c.Name, len(r[1]), len(want.Results))
+					continue
+				}
+				for i, x := range r[1] {
+					if uint64(x.(float64)) != want.Results[i] {
+						t.Errorf("%s: result %d = %v, want %d", c.Name, i, x, want.Results[i])
+					}
+				}
+			}
+			t.Logf("%d cases", len(cases))
+		})
+	}
+}
