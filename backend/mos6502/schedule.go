@@ -27,16 +27,10 @@ func (g *fgen) sinkable(in *ir.Instr) bool {
 	return false
 }
 
-// reads returns the values in's code reads (a linear root reads its leaves).
+// reads returns the values in's code reads (a linear root reads its
+// leaves, a word rotate's first funnel shift all the rotated bytes).
 func (g *fgen) reads(in *ir.Instr) []*ir.Value {
-	if g.lin.skip(in) {
-		return nil
-	}
-	if r := g.lin.root(in); r != nil {
-		vs := make([]*ir.Value, len(r.terms))
-		for i, t := range r.terms {
-			vs[i] = t.in
-		}
+	if vs, ok := g.lin.reads(in); ok {
 		return vs
 	}
 	return in.Args
