@@ -19,6 +19,16 @@ type linearPlan struct {
 	roots  map[*ir.Instr]*linRoot
 	skips  map[*ir.Instr]bool
 	groups map[*ir.Instr]*rotGroup // word rotates (rotate.go), by their leader
+	addrs  map[*ir.Instr]addrBase  // accesses addressed as base + constant (addr.go)
+}
+
+// addr returns the base of in's address when it is planned as one.
+func (p *linearPlan) addr(in *ir.Instr) (addrBase, bool) {
+	if p == nil {
+		return addrBase{}, false
+	}
+	ab, ok := p.addrs[in]
+	return ab, ok
 }
 
 func (p *linearPlan) root(in *ir.Instr) *linRoot {
@@ -53,6 +63,9 @@ func (p *linearPlan) reads(in *ir.Instr) ([]*ir.Value, bool) {
 	}
 	if grp := p.group(in); grp != nil {
 		return grp.reads(), true
+	}
+	if ab, ok := p.addr(in); ok {
+		return ab.reads(in), true
 	}
 	return nil, false
 }

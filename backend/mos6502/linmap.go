@@ -76,6 +76,9 @@ func planLinear(g *fgen) *linearPlan {
 		}
 	}
 	walk(g.f.Body)
+	if !g.g.lay.size {
+		planAddrs(g, p)
+	}
 	return p
 }
 

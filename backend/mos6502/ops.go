@@ -15,7 +15,9 @@ func (g *fgen) block(b *ir.Block) {
 		}
 		if len(in.Results) >= 1 && next != nil && g.lin.root(in) == nil && !g.lin.skip(in) && g.lin.group(in) == nil {
 			v := in.Results[0]
-			if g.lv.uses[v] == 1 && g.consumesFromA(next, v) && producesInA(in) {
+			// A load may move the pointer a store's address reads.
+			mem := memIndex(in) != nil && memIndex(next) != nil && g.addrNeedsA(next.Arr, memIndex(next))
+			if g.lv.uses[v] == 1 && !mem && g.consumesFromA(next, v) && producesInA(in) {
 				g.inA[v] = true
 			}
 		}
@@ -54,7 +56,7 @@ func (g *fgen) consumesFromA(next *ir.Instr, v *ir.Value) bool {
 				return false
 			}
 		}
-		return a[n] == v && !g.addrNeedsA(next.Arr, a[:n])
+		return a[n] == v && (!g.addrNeedsA(next.Arr, a[:n]) || g.addrReady(next))
 	}
 	return false
 }
