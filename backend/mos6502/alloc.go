@@ -87,6 +87,25 @@ func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
 				def(in.Results[0], p)
 				continue
 			}
+			if ab, ok := lin.addr(in); ok {
+				for _, v := range ab.reads(in) {
+					use(v, p, d)
+				}
+				for _, r := range in.Results {
+					def(r, p)
+				}
+				continue
+			}
+			if grp := lin.group(in); grp != nil {
+				// The whole rotate is written here, reading every byte.
+				for _, v := range grp.reads() {
+					use(v, p, d)
+				}
+				for _, r := range grp.results() {
+					def(r, p)
+				}
+				continue
+			}
 			for _, a := range in.Args {
 				use(a, p, d)
 			}

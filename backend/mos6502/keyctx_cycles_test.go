@@ -15,6 +15,15 @@ import (
 // emulator counts cycles exactly, so these are bounds on the generated
 // code, not timings. It also checks the outputs: a bound met by a wrong
 // program proves nothing.
+//
+// One exception: since accesses at base + constant share one pointer and
+// their index adds went (addr.go), aes fits at unroll 20000, inline 100,
+// the first configuration the search prefers, instead of unroll 1000 with
+// everything inlined and export calls kept. aes128_encrypt_block there
+// calls expand_key and encrypt, the round keys going through memory:
+// 24,161 cycles instead of 20,437, held to within 3 % of that; the CTR
+// calls are faster (aes128_ctr "Hello C64" 28,548 instead of 33,809, and
+// 11,084 cycles a 16-byte block instead of 14,455).
 func TestKeyContextCycles(t *testing.T) {
 	hello := []byte("Hello C64")
 	zeros := func(n int) lang.Value { return bytesValue(make([]byte, n)) }
@@ -34,7 +43,7 @@ func TestKeyContextCycles(t *testing.T) {
 		max     uint64
 	}{
 		{"aes", "aes128_encrypt_block", []lang.Value{hexBytes("000102030405060708090a0b0c0d0e0f"), hexBytes("00112233445566778899aabbccddeeff"), zeros(16)},
-			2, "69c4e0d86a7b0430d8cdb78070b4c55a", 20437 * 103 / 100},
+			2, "69c4e0d86a7b0430d8cdb78070b4c55a", 24161 * 103 / 100},
 		{"aes", "aes128_ctr", []lang.Value{zeros(16), zeros(16), bytesValue(hello), zeros(9)},
 			3, "2e8c27b880aa6f0dbc", 32987 * 103 / 100},
 		{"aes", "aes128_ctr_init", []lang.Value{zeros(16), words(22)}, -1, "", 23724},

@@ -65,7 +65,7 @@ func (e *linExpr) add(l *ir.Value, m matrix) {
 // planLinear finds, block by block, the bytes worth computing by table
 // lookups, and the linear intermediate values that then need no code.
 func planLinear(g *fgen) *linearPlan {
-	p := &linearPlan{roots: map[*ir.Instr]*linRoot{}, skips: map[*ir.Instr]bool{}}
+	p := &linearPlan{roots: map[*ir.Instr]*linRoot{}, skips: map[*ir.Instr]bool{}, groups: map[*ir.Instr]*rotGroup{}}
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		planBlock(g, p, b)
@@ -76,14 +76,63 @@ func planLinear(g *fgen) *linearPlan {
 		}
 	}
 	walk(g.f.Body)
+	if !g.g.lay.size {
+		planAddrs(g, p)
+	}
 	return p
 }
 
+// linearOp reports whether in is a candidate for the pass: a byte XOR,
+// funnel shift, shift or rotate of non-constant bytes (by a constant).
+func linearOp(g *fgen, in *ir.Instr) bool {
+	if len(in.Results) != 1 || in.Results[0].Type != ir.U8 {
+		return false
+	}
+	a := in.Args
+	switch in.Op {
+	case ir.OpXor, ir.OpFshl, ir.OpFshr:
+		for _, x := range a {
+			if _, ok := g.constOf(x); ok {
+				return false
+			}
+		}
+		return true
+	case ir.OpShl, ir.OpShr, ir.OpRotl, ir.OpRotr:
+		_, ok := g.constOf(a[1])
+		_, c0 := g.constOf(a[0])
+		return ok && !c0
+	}
+	return false
+}
+
 func planBlock(g *fgen, p *linearPlan, b *ir.Block) {
+	cand := map[*ir.Instr]bool{}
+	for _, in := range b.Instrs {
+		if linearOp(g, in) {
+			cand[in] = true
+		}
+	}
+	// materialized reports whether v is read by something other than a
+	// candidate of b: it is then computed and stored whatever the plan,
+	// and a linear expression reads it as a leaf rather than recomputing
+	// it from its own leaves.
+	var linUses map[*ir.Value]int
+	countUses := func() {
+		linUses = map[*ir.Value]int{}
+		for _, in := range b.Instrs {
+			if cand[in] {
+				for _, x := range in.Args {
+					linUses[x]++
+				}
+			}
+		}
+	}
+	countUses()
+	materialized := func(v *ir.Value) bool { return g.lv.uses[v] > linUses[v] }
 	exprs := map[*ir.Value]*linExpr{}
 	// leafOf returns v's expression: its own if linear, else v as a leaf.
 	leafOf := func(v *ir.Value) *linExpr {
-		if e, ok := exprs[v]; ok {
+		if e, ok := exprs[v]; ok && !materialized(v) {
 			return e
 		}
 		return &linExpr{leaves: []*ir.Value{v}, mats: []matrix{identity}}
@@ -100,53 +149,116 @@ func planBlock(g *fgen, p *linearPlan, b *ir.Block) {
 		return e
 	}
 	id := func(x byte) byte { return x }
+	funnel := func(in *ir.Instr) *linExpr {
+		n := uint(fshLeft(in))
+		hi := func(x byte) byte { return x << n }
+		lo := func(x byte) byte { return x >> (8 - n) }
+		e := combine([]*linExpr{leafOf(in.Args[0]), leafOf(in.Args[1])}, []func(byte) byte{hi, lo})
+		e.shifts++
+		return e
+	}
+	lookupCost := func(e *linExpr) int {
+		cost := 3
+		for i := range e.leaves {
+			if e.mats[i] == identity {
+				cost += 3
+			} else if e.mats[i] != (matrix{}) {
+				cost += 7
+			}
+		}
+		return cost
+	}
+	// Word rotates whose bytes are stored anyway go as carry chains or
+	// nibble lookups (rotate.go) when that is cheaper than the lookups of
+	// their bytes: they leave the pass, and their operands are then
+	// read by a non-candidate.
+	groups := findRotGroups(g, b, cand)
+	if len(groups) > 0 {
+		inBlock := map[*ir.Instr]bool{}
+		for _, in := range b.Instrs {
+			inBlock[in] = true
+		}
+		// The operands' expressions, for the lookup cost of each byte.
+		for _, in := range b.Instrs {
+			if cand[in] && in.Op == ir.OpXor {
+				e := combine([]*linExpr{leafOf(in.Args[0]), leafOf(in.Args[1])}, []func(byte) byte{id, id})
+				e.xors++
+				if len(e.leaves) <= maxLeaves {
+					exprs[in.Results[0]] = e
+				}
+			}
+		}
+		chosen := false
+		for _, grp := range groups {
+			stored := true
+			table, chain := 0, grp.chainCost()
+			for _, m := range grp.members {
+				if !materialized(m.Results[0]) {
+					stored = false
+				}
+				table += lookupCost(funnel(m))
+			}
+			fuse := make([]bool, len(grp.in))
+			for k, v := range grp.in {
+				if grp.fusible(g, k, inBlock) {
+					fuse[k] = true
+					chain += 3
+				} else if e, ok := exprs[v]; ok && !materialized(v) {
+					chain += lookupCost(e)
+				}
+			}
+			if !stored || chain >= table {
+				continue
+			}
+			for _, m := range grp.members {
+				delete(cand, m)
+				if m != grp.leader {
+					p.skips[m] = true
+				}
+			}
+			for k, v := range grp.in {
+				if fuse[k] {
+					grp.fused[k] = v.Def
+					delete(cand, v.Def)
+					p.skips[v.Def] = true
+				}
+			}
+			p.groups[grp.leader] = grp
+			chosen = true
+		}
+		if chosen {
+			countUses()
+		}
+		exprs = map[*ir.Value]*linExpr{}
+	}
 	for _, in := range b.Instrs {
-		if len(in.Results) != 1 || in.Results[0].Type != ir.U8 {
+		if !cand[in] {
 			continue
 		}
 		var e *linExpr
 		a := in.Args
-		constArgs := false
-		for _, x := range a {
-			if _, ok := g.constOf(x); ok {
-				constArgs = true
-			}
-		}
 		switch in.Op {
 		case ir.OpXor:
-			if !constArgs {
-				e = combine([]*linExpr{leafOf(a[0]), leafOf(a[1])}, []func(byte) byte{id, id})
-				e.xors++
-			}
+			e = combine([]*linExpr{leafOf(a[0]), leafOf(a[1])}, []func(byte) byte{id, id})
+			e.xors++
 		case ir.OpFshl, ir.OpFshr:
-			if !constArgs {
-				n := uint(in.Aux)
-				if in.Op == ir.OpFshr {
-					n = 8 - n
-				}
-				hi := func(x byte) byte { return x << n }
-				lo := func(x byte) byte { return x >> (8 - n) }
-				e = combine([]*linExpr{leafOf(a[0]), leafOf(a[1])}, []func(byte) byte{hi, lo})
-				e.shifts++
-			}
+			e = funnel(in)
 		case ir.OpShl, ir.OpShr, ir.OpRotl, ir.OpRotr:
-			k, ok := g.constOf(a[1])
-			if _, c0 := g.constOf(a[0]); ok && !c0 {
-				n := uint(k)
-				var f func(byte) byte
-				switch in.Op {
-				case ir.OpShl:
-					f = func(x byte) byte { return byte(uint(x) << n) }
-				case ir.OpShr:
-					f = func(x byte) byte { return byte(uint(x) >> n) }
-				case ir.OpRotl:
-					f = func(x byte) byte { return x<<(n&7) | x>>((8-n)&7) }
-				default:
-					f = func(x byte) byte { return x>>(n&7) | x<<((8-n)&7) }
-				}
-				e = combine([]*linExpr{leafOf(a[0])}, []func(byte) byte{f})
-				e.shifts++
+			k, _ := g.constOf(a[1])
+			n := uint(k)
+			var f func(byte) byte
+			switch in.Op {
+			case ir.OpShl:
+				f = func(x byte) byte { return byte(uint(x) << n) }
+			case ir.OpShr:
+				f = func(x byte) byte { return byte(uint(x) >> n) }
+			case ir.OpRotl:
+				f = func(x byte) byte { return x<<(n&7) | x>>((8-n)&7) }
+			default:
+				f = func(x byte) byte { return x>>(n&7) | x<<((8-n)&7) }
 			}
+			e = combine([]*linExpr{leafOf(a[0])}, []func(byte) byte{f})
+			e.shifts++
 		}
 		if e != nil && len(e.leaves) <= maxLeaves {
 			exprs[in.Results[0]] = e
@@ -184,14 +296,7 @@ func planBlock(g *fgen, p *linearPlan, b *ir.Block) {
 			continue // only linear consumers: not a root
 		}
 		e := exprs[v]
-		cost := 3
-		for i := range e.leaves {
-			if e.mats[i] == identity {
-				cost += 3
-			} else if e.mats[i] != (matrix{}) {
-				cost += 7
-			}
-		}
+		cost := lookupCost(e)
 		direct := 20*e.shifts + 6*e.xors + 3
 		if cost >= direct || len(g.g.tables) >= maxTables {
 			need(v)

@@ -50,8 +50,12 @@ func plus(label string, off int) string {
 	return fmt.Sprintf("%s+%d", label, off)
 }
 
-// address emits what addressing arr[idx] needs and returns the operand.
-func (g *fgen) address(arr *ir.Array, idx []*ir.Value) string {
+// address emits what addressing in's array at idx needs and returns the
+// operand. A computed address is kept in the pointer at zpTP: the next
+// access with the same base (addr.go; splitLow under --opt size) only
+// sets Y.
+func (g *fgen) address(in *ir.Instr, idx []*ir.Value) string {
+	arr := in.Arr
 	if setup, operand, ok := g.simpleAddr(arr, idx); ok {
 		if setup != "" {
 			g.a.op("%s", setup)
@@ -59,19 +63,10 @@ func (g *fgen) address(arr *ir.Array, idx []*ir.Value) string {
 		}
 		return operand
 	}
-	key := tpKey{arr: arr, lo: idx[0]}
-	off := 0
-	if len(idx) > 1 {
-		key.hi = idx[1]
-	}
-	if g.g.lay.size {
-		// Under --opt size, arr[b|k] with b's low bits zero is
-		// (arr+b),y with y = k: one pointer serves a run of accesses.
-		key.lo, off = splitLow(g, idx[0])
-		if g.tp != nil && *g.tp == key {
-			g.setY(off)
-			return fmt.Sprintf("($%02x),y", zpTP)
-		}
+	key, off := g.addrKey(in, idx)
+	if g.tp != nil && *g.tp == key {
+		g.setY(off)
+		return fmt.Sprintf("($%02x),y", zpTP)
 	}
 	info := g.arrs[arr]
 	lo, hi := fmt.Sprintf("$%02x", info.ptr), fmt.Sprintf("$%02x", info.ptr+1)
@@ -83,22 +78,47 @@ func (g *fgen) address(arr *ir.Array, idx []*ir.Value) string {
 	g.a.op("adc %s", g.opnd(key.lo))
 	g.a.op("sta $%02x", zpTP)
 	g.a.op("lda %s", hi)
-	if len(idx) > 1 {
-		g.a.op("adc %s", g.opnd(idx[1]))
+	if key.hi != nil {
+		g.a.op("adc %s", g.opnd(key.hi))
 	} else {
 		g.a.op("adc #$00")
 	}
 	g.a.op("sta $%02x", zpTP+1)
-	if g.g.lay.size {
-		g.y = -1
-		g.setY(off)
-		g.tp = &key
-	} else {
-		g.a.op("ldy #$%02x", off)
-	}
+	g.y = -1
+	g.setY(off)
+	g.tp = &key
 	g.clobberA()
 	g.cHolds = nil
 	return fmt.Sprintf("($%02x),y", zpTP)
+}
+
+// addrKey returns the pointer a computed address of in needs and the
+// offset from it.
+func (g *fgen) addrKey(in *ir.Instr, idx []*ir.Value) (tpKey, int) {
+	key := tpKey{arr: in.Arr, lo: idx[0]}
+	if len(idx) > 1 {
+		key.hi = idx[1]
+	}
+	off := 0
+	if ab, ok := g.lin.addr(in); ok {
+		key.lo, key.hi, off = ab.lo, ab.hi, ab.off
+	} else if g.g.lay.size {
+		// Under --opt size, arr[b|k] with b's low bits zero is
+		// (arr+b),y with y = k: one pointer serves a run of accesses.
+		key.lo, off = splitLow(g, idx[0])
+	}
+	return key, off
+}
+
+// addrReady reports whether in's address is the pointer at zpTP already,
+// so that it needs neither A nor the carry.
+func (g *fgen) addrReady(in *ir.Instr) bool {
+	idx := memIndex(in)
+	if g.tp == nil || len(idx) == 0 {
+		return false
+	}
+	key, _ := g.addrKey(in, idx)
+	return *g.tp == key
 }
 
 // setY puts k in Y, by INY when Y holds k-1 (--opt size only).
@@ -192,7 +212,7 @@ func (g *fgen) absorbedOrs(b *ir.Block) map[*ir.Value]bool {
 }
 
 func (g *fgen) load(in *ir.Instr) {
-	operand := g.address(in.Arr, in.Args)
+	operand := g.address(in, in.Args)
 	g.a.op("lda %s", operand)
 	g.clobberA()
 	g.setA(in.Results[0])
@@ -203,11 +223,14 @@ func (g *fgen) store(in *ir.Instr) {
 	v := in.Args[n]
 	if g.inA[v] {
 		// Forwarded: the address needs no A (consumesFromA checked it).
-		operand := g.address(in.Arr, in.Args[:n])
+		if g.addrNeedsA(in.Arr, in.Args[:n]) && !g.addrReady(in) {
+			g.bug("forwarded value %d would be lost computing an address", v.ID)
+		}
+		operand := g.address(in, in.Args[:n])
 		g.a.op("sta %s", operand)
 		return
 	}
-	operand := g.address(in.Arr, in.Args[:n])
+	operand := g.address(in, in.Args[:n])
 	g.loadA(v)
 	g.a.op("sta %s", operand)
 }

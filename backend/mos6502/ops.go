@@ -13,9 +13,11 @@ func (g *fgen) block(b *ir.Block) {
 		if i+1 < len(b.Instrs) {
 			next = b.Instrs[i+1]
 		}
-		if len(in.Results) >= 1 && next != nil && g.lin.root(in) == nil && g.lin.skip(in) == false {
+		if len(in.Results) >= 1 && next != nil && g.lin.root(in) == nil && !g.lin.skip(in) && g.lin.group(in) == nil {
 			v := in.Results[0]
-			if g.lv.uses[v] == 1 && g.consumesFromA(next, v) && producesInA(in) {
+			// A load may move the pointer a store's address reads.
+			mem := memIndex(in) != nil && memIndex(next) != nil && g.addrNeedsA(next.Arr, memIndex(next))
+			if g.lv.uses[v] == 1 && !mem && g.consumesFromA(next, v) && producesInA(in) {
 				g.inA[v] = true
 			}
 		}
@@ -36,7 +38,7 @@ func producesInA(in *ir.Instr) bool {
 // consumesFromA reports whether next's template begins by using v from A
 // without disturbing A first.
 func (g *fgen) consumesFromA(next *ir.Instr, v *ir.Value) bool {
-	if g.lin.root(next) != nil || g.lin.skip(next) {
+	if g.lin.root(next) != nil || g.lin.skip(next) || g.lin.group(next) != nil {
 		return false
 	}
 	a := next.Args
@@ -54,7 +56,7 @@ func (g *fgen) consumesFromA(next *ir.Instr, v *ir.Value) bool {
 				return false
 			}
 		}
-		return a[n] == v && !g.addrNeedsA(next.Arr, a[:n])
+		return a[n] == v && (!g.addrNeedsA(next.Arr, a[:n]) || g.addrReady(next))
 	}
 	return false
 }
@@ -181,6 +183,10 @@ func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
 	}
 	if r := g.lin.root(in); r != nil {
 		g.linearRoot(in, r)
+		return
+	}
+	if grp := g.lin.group(in); grp != nil {
+		g.rotate(grp)
 		return
 	}
 	var r *ir.Value

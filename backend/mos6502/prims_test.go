@@ -68,3 +68,22 @@ func TestMulConstantTime(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestRotates runs testdata/rotates.lw (rotates of u16, u32 and u64 by
+// every amount that is not a multiple of 8, as carry chains, nibble
+// lookups and linear maps) on the 6502 in both modes and compares every
+// export with the VM.
+func TestRotates(t *testing.T) {
+	for _, opt := range []string{"speed", "size"} {
+		msg, refused := backendcheck.CheckFile("testdata/rotates.lw", 1, 8, func(p *lang.Program) (backend.Runner, error) {
+			tg, _ := backend.Lookup("mos6502")
+			return tg.Prepare(input(p), backend.Options{Opt: opt})
+		})
+		if refused != nil {
+			t.Fatalf("--opt %s: %v", opt, refused)
+		}
+		if msg != "" {
+			t.Errorf("--opt %s: %s", opt, msg)
+		}
+	}
+}

@@ -93,11 +93,23 @@ func TestSim65Agrees(t *testing.T) {
 		golden.SHA3_256Case("sha3_256/200", bytes.Repeat([]byte{6}, 200)),
 		golden.SHAKE128Case("shake128/20/out=200", bytes.Repeat([]byte{8}, 20), 200),
 		golden.ChaCha20XORCase("chacha20/100", bytes.Repeat([]byte{5}, 32), bytes.Repeat([]byte{6}, 12), 7, bytes.Repeat([]byte{8}, 100)),
+		golden.ChaCha20XORCase("chacha20/128", bytes.Repeat([]byte{5}, 32), bytes.Repeat([]byte{6}, 12), 7, bytes.Repeat([]byte{8}, 128)),
+		golden.ChaCha20BlockCase("chacha20_block/rfc8439", rfcKey, rfcNonce, 1),
 		golden.Poly1305Case("poly1305/40", bytes.Repeat([]byte{9}, 32), bytes.Repeat([]byte{10}, 40)),
 		golden.ChaChaPolySealCase("chacha20poly1305/seal", bytes.Repeat([]byte{1}, 32), bytes.Repeat([]byte{2}, 12),
 			bytes.Repeat([]byte{3}, 20), bytes.Repeat([]byte{4}, 40)),
 	})
 }
+
+// rfcKey and rfcNonce are the key and nonce of RFC 8439's test vectors
+// (section 2.3.2, 2.4.2).
+var rfcKey, rfcNonce = func() ([]byte, []byte) {
+	k := make([]byte, 32)
+	for i := range k {
+		k[i] = byte(i)
+	}
+	return k, []byte{0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0}
+}()
 
 // sim65Agree runs each case in go6502 and in sim65 and compares.
 func sim65Agree(t *testing.T, cases []golden.Case) {

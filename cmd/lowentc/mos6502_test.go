@@ -86,7 +86,7 @@ func TestMos6502BenchBlocksFitCap(t *testing.T) {
 	assert.Contains(t, out, "blocks=8 bytes=512 ")
 	assert.NotContains(t, out, "blocks=16")
 	assert.Contains(t, out, "blocks_used=1,2,4,8 cap=500000 cycles (16 blocks would pass the cap)\n")
-	assert.Regexp(t, `(?m)^per_block=53828 cycles intercept=\S+ cycles$`, out)
+	assert.Regexp(t, `(?m)^per_block=53084 cycles intercept=\S+ cycles$`, out)
 	status, out, errs = lowentc("bench", "--target", "mos6502", "--max-cycles", "150000", sha, "sha256", "--block", "64")
 	assert.Equal(t, exitFail, status, out)
 	assert.Equal(t, "lowentc: mos6502: the call did not finish within 150000 cycles (--max-cycles)\n", errs)

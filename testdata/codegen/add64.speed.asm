@@ -154,7 +154,6 @@ fn0
          eor #$01
          cmp #$01
          sta $13
-         sta $23
          ldy #$00
          lda $1b
          sta ($09),y
@@ -202,10 +201,11 @@ fn0
          sta $1a
          ldy #$0f
          lda ($05),y
+         sta $1c
+         lda $13
          sta $1b
          clc
-         lda $14
-         adc $23
+         adc $14
          sta $13
          lda $15
          adc #$00
@@ -225,61 +225,61 @@ fn0
          lda $1a
          adc #$00
          sta $19
-         lda $1b
+         lda $1c
          adc #$00
          sta $1a
          ldy #$08
          lda ($07),y
-         sta $1c
+         sta $1d
          ldy #$09
          lda ($07),y
-         sta $1d
+         sta $1e
          ldy #$0a
          lda ($07),y
-         sta $1e
+         sta $1f
          ldy #$0b
          lda ($07),y
-         sta $1f
+         sta $20
          ldy #$0c
          lda ($07),y
-         sta $20
+         sta $21
          ldy #$0d
          lda ($07),y
-         sta $21
+         sta $22
          ldy #$0e
          lda ($07),y
-         sta $22
+         sta $23
          ldy #$0f
          lda ($07),y
          sta $24
          clc
          lda $13
-         adc $1c
-         sta $1b
-         lda $14
          adc $1d
          sta $1c
-         lda $15
+         lda $14
          adc $1e
          sta $1d
-         lda $16
+         lda $15
          adc $1f
          sta $1e
-         lda $17
+         lda $16
          adc $20
          sta $1f
-         lda $18
+         lda $17
          adc $21
          sta $20
-         lda $19
+         lda $18
          adc $22
          sta $21
+         lda $19
+         adc $23
+         sta $22
          lda $1a
          adc $24
-         sta $22
+         sta $23
          sec
          lda $13
-         sbc $23
+         sbc $1b
          sta $25
          lda $14
          sbc #$00
@@ -306,30 +306,30 @@ fn0
          rol a
          eor #$01
          cmp #$01
-         sta $23
+         sta $1b
          sec
-         lda $1b
+         lda $1c
          sbc $13
          sta $25
-         lda $1c
+         lda $1d
          sbc $14
          sta $25
-         lda $1d
+         lda $1e
          sbc $15
          sta $24
-         lda $1e
+         lda $1f
          sbc $16
          sta $15
-         lda $1f
+         lda $20
          sbc $17
          sta $15
-         lda $20
+         lda $21
          sbc $18
          sta $15
-         lda $21
+         lda $22
          sbc $19
          sta $15
-         lda $22
+         lda $23
          sbc $1a
          sta $15
          lda #$00
@@ -337,13 +337,13 @@ fn0
          eor #$01
          cmp #$01
          sta $13
-         lda $23
+         lda $1b
          sta $14
          lda $13
          sta $15
          clc
          adc $14
-         sta $23
+         sta $1b
          lda #$00
          adc #$00
          sta $24
@@ -366,28 +366,28 @@ fn0
          adc #$00
          sta $2a
          ldy #$08
-         lda $1b
-         sta ($09),y
-         ldy #$09
          lda $1c
          sta ($09),y
-         ldy #$0a
+         ldy #$09
          lda $1d
          sta ($09),y
-         ldy #$0b
+         ldy #$0a
          lda $1e
          sta ($09),y
-         ldy #$0c
+         ldy #$0b
          lda $1f
          sta ($09),y
-         ldy #$0d
+         ldy #$0c
          lda $20
          sta ($09),y
-         ldy #$0e
+         ldy #$0d
          lda $21
          sta ($09),y
-         ldy #$0f
+         ldy #$0e
          lda $22
+         sta ($09),y
+         ldy #$0f
+         lda $23
          sta ($09),y
          ldy #$10
          lda ($05),y
@@ -412,10 +412,10 @@ fn0
          sta $1a
          ldy #$17
          lda ($05),y
-         sta $1b
+         sta $1c
          clc
          lda $14
-         adc $23
+         adc $1b
          sta $13
          lda $15
          adc $24
@@ -435,61 +435,61 @@ fn0
          lda $1a
          adc $29
          sta $19
-         lda $1b
+         lda $1c
          adc $2a
          sta $1a
          ldy #$10
          lda ($07),y
-         sta $1c
+         sta $1d
          ldy #$11
          lda ($07),y
-         sta $1d
+         sta $1e
          ldy #$12
          lda ($07),y
-         sta $1e
+         sta $1f
          ldy #$13
          lda ($07),y
-         sta $1f
+         sta $20
          ldy #$14
          lda ($07),y
-         sta $20
+         sta $21
          ldy #$15
          lda ($07),y
-         sta $21
+         sta $22
          ldy #$16
          lda ($07),y
-         sta $22
+         sta $23
          ldy #$17
          lda ($07),y
          sta $2b
          clc
          lda $13
-         adc $1c
-         sta $1b
-         lda $14
          adc $1d
          sta $1c
-         lda $15
+         lda $14
          adc $1e
          sta $1d
-         lda $16
+         lda $15
          adc $1f
          sta $1e
-         lda $17
+         lda $16
          adc $20
          sta $1f
-         lda $18
+         lda $17
          adc $21
          sta $20
-         lda $19
+         lda $18
          adc $22
          sta $21
+         lda $19
+         adc $23
+         sta $22
          lda $1a
          adc $2b
-         sta $22
+         sta $23
          sec
          lda $13
-         sbc $23
+         sbc $1b
          sta $2c
          lda $14
          sbc $24
@@ -516,30 +516,30 @@ fn0
          rol a
          eor #$01
          cmp #$01
-         sta $23
+         sta $1b
          sec
-         lda $1b
+         lda $1c
          sbc $13
          sta $25
-         lda $1c
+         lda $1d
          sbc $14
          sta $25
-         lda $1d
+         lda $1e
          sbc $15
          sta $24
-         lda $1e
+         lda $1f
          sbc $16
          sta $15
-         lda $1f
+         lda $20
          sbc $17
          sta $15
-         lda $20
+         lda $21
          sbc $18
          sta $15
-         lda $21
+         lda $22
          sbc $19
          sta $15
-         lda $22
+         lda $23
          sbc $1a
          sta $15
          lda #$00
@@ -547,13 +547,13 @@ fn0
          eor #$01
          cmp #$01
          sta $13
-         lda $23
+         lda $1b
          sta $14
          lda $13
          sta $15
          clc
          adc $14
-         sta $23
+         sta $1b
          lda #$00
          adc #$00
          sta $24
@@ -576,28 +576,28 @@ fn0
          adc #$00
          sta $2a
          ldy #$10
-         lda $1b
-         sta ($09),y
-         ldy #$11
          lda $1c
          sta ($09),y
-         ldy #$12
+         ldy #$11
          lda $1d
          sta ($09),y
-         ldy #$13
+         ldy #$12
          lda $1e
          sta ($09),y
-         ldy #$14
+         ldy #$13
          lda $1f
          sta ($09),y
-         ldy #$15
+         ldy #$14
          lda $20
          sta ($09),y
-         ldy #$16
+         ldy #$15
          lda $21
          sta ($09),y
-         ldy #$17
+         ldy #$16
          lda $22
+         sta ($09),y
+         ldy #$17
+         lda $23
          sta ($09),y
          ldy #$18
          lda ($05),y
@@ -622,10 +622,10 @@ fn0
          sta $1a
          ldy #$1f
          lda ($05),y
-         sta $1b
+         sta $1c
          clc
          lda $14
-         adc $23
+         adc $1b
          sta $13
          lda $15
          adc $24
@@ -645,61 +645,61 @@ fn0
          lda $1a
          adc $29
          sta $19
-         lda $1b
+         lda $1c
          adc $2a
          sta $1a
          ldy #$18
          lda ($07),y
-         sta $1c
+         sta $1d
          ldy #$19
          lda ($07),y
-         sta $1d
+         sta $1e
          ldy #$1a
          lda ($07),y
-         sta $1e
+         sta $1f
          ldy #$1b
          lda ($07),y
-         sta $1f
+         sta $20
          ldy #$1c
          lda ($07),y
-         sta $20
+         sta $21
          ldy #$1d
          lda ($07),y
-         sta $21
+         sta $22
          ldy #$1e
          lda ($07),y
-         sta $22
+         sta $23
          ldy #$1f
          lda ($07),y
          sta $2b
          clc
          lda $13
-         adc $1c
-         sta $1b
-         lda $14
          adc $1d
          sta $1c
-         lda $15
+         lda $14
          adc $1e
          sta $1d
-         lda $16
+         lda $15
          adc $1f
          sta $1e
-         lda $17
+         lda $16
          adc $20
          sta $1f
-         lda $18
+         lda $17
          adc $21
          sta $20
-         lda $19
+         lda $18
          adc $22
          sta $21
+         lda $19
+         adc $23
+         sta $22
          lda $1a
          adc $2b
-         sta $22
+         sta $23
          sec
          lda $13
-         sbc $23
+         sbc $1b
          sta $2c
          lda $14
          sbc $24
@@ -726,30 +726,30 @@ fn0
          rol a
          eor #$01
          cmp #$01
-         sta $23
+         sta $1b
          sec
-         lda $1b
+         lda $1c
          sbc $13
          sta $25
-         lda $1c
+         lda $1d
          sbc $14
          sta $25
-         lda $1d
+         lda $1e
          sbc $15
          sta $24
-         lda $1e
+         lda $1f
          sbc $16
          sta $15
-         lda $1f
+         lda $20
          sbc $17
          sta $15
-         lda $20
+         lda $21
          sbc $18
          sta $15
-         lda $21
+         lda $22
          sbc $19
          sta $15
-         lda $22
+         lda $23
          sbc $1a
          sta $15
          lda #$00
@@ -757,7 +757,7 @@ fn0
          eor #$01
          cmp #$01
          sta $13
-         lda $23
+         lda $1b
          sta $14
          lda $13
          sta $15
@@ -786,28 +786,28 @@ fn0
          adc #$00
          sta $1a
          ldy #$18
-         lda $1b
-         sta ($09),y
-         ldy #$19
          lda $1c
          sta ($09),y
-         ldy #$1a
+         ldy #$19
          lda $1d
          sta ($09),y
-         ldy #$1b
+         ldy #$1a
          lda $1e
          sta ($09),y
-         ldy #$1c
+         ldy #$1b
          lda $1f
          sta ($09),y
-         ldy #$1d
+         ldy #$1c
          lda $20
          sta ($09),y
-         ldy #$1e
+         ldy #$1d
          lda $21
          sta ($09),y
-         ldy #$1f
+         ldy #$1e
          lda $22
+         sta ($09),y
+         ldy #$1f
+         lda $23
          sta ($09),y
          lda $13
          sta $0b
