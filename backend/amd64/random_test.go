@@ -2,17 +2,11 @@ package amd64
 
 import (
 	"fmt"
-	"os"
-	"runtime"
-	"strconv"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
-	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -42,99 +36,17 @@ const randMaxRefused = 0.03
 // by seed, so every variant of the dispatcher meets random programs.
 var randAutoLevels = []int{levelBase, levelAES, levelAVX2, levelAVX512, levelAES | levelSHA, levelAVX512 | levelSHA}
 
-func envInt(t *testing.T, name string, def int) int {
-	s := os.Getenv(name)
-	if s == "" {
-		return def
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		t.Fatalf("%s=%q: want a non-negative integer", name, s)
-	}
-	return n
-}
-
-// randResult is what one seed did in one mode.
-type randResult struct {
-	seed     uint64
-	mismatch string
-	refused  error
-}
-
-// TestRandomPrograms runs seeds SEED0..SEED0+N-1 in each --hw mode, three
-// argument sets per export, and fails on any disagreement with the VM, on
-// any refusal that is an internal error, and on more than 3% of programs
-// refused for a target limit.
+// TestRandomPrograms runs seeds SEED0..SEED0+N-1 in each --hw mode
+// (backendcheck.Campaign; LOWENT_RANDPROG_HW picks modes by hand).
 func TestRandomPrograms(t *testing.T) {
-	n := envInt(t, "LOWENT_RANDPROG_N", testlong.Count(randDefaultN, randLongN))
-	seed0 := envInt(t, "LOWENT_RANDPROG_SEED0", 1)
-	modes := strings.Split("none,aes,auto", ",")
-	if s := os.Getenv("LOWENT_RANDPROG_HW"); s != "" {
-		modes = strings.Split(s, ",")
+	var modes []backendcheck.Mode
+	for _, hw := range []string{"none", "aes", "auto"} {
+		modes = append(modes, backendcheck.Mode{Name: hw, Prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
+			return randPrepare(p, hw, seed)
+		}})
 	}
-	for _, hw := range modes {
-		t.Run("hw="+hw, func(t *testing.T) {
-			randMode(t, hw, uint64(seed0), n)
-		})
-	}
-}
-
-// randMode checks n seeds from seed0 under one --hw mode, in parallel.
-func randMode(t *testing.T, hw string, seed0 uint64, n int) {
-	results := make([]randResult, n)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.NumCPU(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				seed := seed0 + uint64(i)
-				msg, refused := randprog.CheckTarget(seed, randSets, func(p *lang.Program) (randprog.Target, error) {
-					return randPrepare(p, hw, seed)
-				})
-				results[i] = randResult{seed: seed, mismatch: msg, refused: refused}
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-
-	large := ""
-	if os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
-		large = "LOWENT_RANDPROG_LARGE=1 "
-	}
-	replay := func(seed uint64) string {
-		return fmt.Sprintf("replay: %sLOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 LOWENT_RANDPROG_HW=%s go test ./backend/amd64 -run TestRandomPrograms -v", large, seed, hw)
-	}
-	var wrong, internal, limits int
-	for _, r := range results {
-		switch {
-		case r.mismatch != "":
-			wrong++
-			t.Errorf("--hw %s: %s\n%s", hw, r.mismatch, replay(r.seed))
-		case r.refused != nil && isInternal(r.refused):
-			internal++
-			t.Errorf("--hw %s: seed %d: internal error: %v\n%s", hw, r.seed, r.refused, replay(r.seed))
-		case r.refused != nil:
-			limits++
-			t.Logf("--hw %s: seed %d refused: %v", hw, r.seed, r.refused)
-		}
-	}
-	t.Logf("--hw %s: seeds %d..%d: %d programs, %d agreed, %d wrong, %d internal errors, %d refused for a target limit",
-		hw, seed0, seed0+uint64(n)-1, n, n-wrong-internal-limits, wrong, internal, limits)
-	if n > 0 && float64(limits) > randMaxRefused*float64(n) {
-		t.Errorf("--hw %s: %d of %d programs refused (more than %.0f%%)", hw, limits, n, randMaxRefused*100)
-	}
-}
-
-// isInternal tells a compiler bug from a limit of the target.
-func isInternal(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "BUG") || strings.Contains(s, "internal")
+	backendcheck.Campaign{Pkg: "./backend/amd64", Modes: modes, DefaultN: randDefaultN, LongN: randLongN,
+		Sets: randSets, MaxRefused: randMaxRefused, ModeEnv: "LOWENT_RANDPROG_HW"}.Run(t)
 }
 
 // randPrepare compiles p under --hw hw; under auto the runner is forced to

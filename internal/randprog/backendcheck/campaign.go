@@ -1,0 +1,169 @@
+package backendcheck
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/testlong"
+	"github.com/lowent/lowentc/lang"
+)
+
+// Campaign is the random-program test of one backend: seeds
+// SEED0..SEED0+N-1 in each of its modes, every export run on Sets
+// argument sets and compared with the reference VM. It fails on any
+// disagreement, on any refusal that is an internal error (or a panic),
+// and on more than MaxRefused of a mode's programs refused for a genuine
+// limit of the target.
+//
+// The environment chooses the seeds and modes by hand: LOWENT_RANDPROG_N
+// (default DefaultN, LongN under LOWENT_LONG=1), LOWENT_RANDPROG_SEED0
+// (default 1), and ModeEnv, if set, a comma-separated list of mode names.
+type Campaign struct {
+	Pkg        string // the package, as go test names it ("./backend/amd64"), for the replay line
+	Modes      []Mode
+	DefaultN   int
+	LongN      int
+	Sets       int     // argument sets per export (0: 3)
+	MaxRefused float64 // the share of refusals allowed per mode (0: 3%)
+	ModeEnv    string  // the variable that picks modes ("" for none)
+}
+
+// Mode is one way the backend compiles a program. Prepare compiles p (the
+// program of seed: a mode may choose a variant by seed) and returns its
+// runner as a randprog.Target, or the refusal.
+type Mode struct {
+	Name    string
+	Prepare func(seed uint64, p *lang.Program) (randprog.Target, error)
+}
+
+// result is what one seed did in one mode.
+type result struct {
+	seed     uint64
+	mismatch string
+	refused  error
+}
+
+// Run runs the campaign as subtests, one per mode.
+func (c Campaign) Run(t *testing.T) {
+	n := envInt(t, "LOWENT_RANDPROG_N", testlong.Count(c.DefaultN, c.LongN))
+	seed0 := uint64(envInt(t, "LOWENT_RANDPROG_SEED0", 1))
+	modes := c.Modes
+	if s := os.Getenv(c.ModeEnv); c.ModeEnv != "" && s != "" {
+		modes = nil
+		for _, name := range strings.Split(s, ",") {
+			found := false
+			for _, m := range c.Modes {
+				if m.Name == name {
+					modes, found = append(modes, m), true
+				}
+			}
+			if !found {
+				t.Fatalf("%s=%q: no mode %q (modes: %s)", c.ModeEnv, s, name, c.modeNames())
+			}
+		}
+	}
+	for _, m := range modes {
+		t.Run(m.Name, func(t *testing.T) { c.mode(t, m, seed0, n) })
+	}
+}
+
+func (c Campaign) modeNames() string {
+	var names []string
+	for _, m := range c.Modes {
+		names = append(names, m.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// mode checks n seeds from seed0 in mode m, one worker a core.
+func (c Campaign) mode(t *testing.T, m Mode, seed0 uint64, n int) {
+	sets := c.Sets
+	if sets == 0 {
+		sets = 3
+	}
+	maxRefused := c.MaxRefused
+	if maxRefused == 0 {
+		maxRefused = 0.03
+	}
+	results := make([]result, n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				seed := seed0 + uint64(i)
+				msg, refused := randprog.CheckTarget(seed, sets, func(p *lang.Program) (_ randprog.Target, err error) {
+					defer func() {
+						if x := recover(); x != nil {
+							err = fmt.Errorf("internal: the backend panicked: %v", x)
+						}
+					}()
+					return m.Prepare(seed, p)
+				})
+				results[i] = result{seed: seed, mismatch: msg, refused: refused}
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	replay := func(seed uint64) string {
+		env := ""
+		if os.Getenv("LOWENT_RANDPROG_LARGE") != "" {
+			env = "LOWENT_RANDPROG_LARGE=1 "
+		}
+		if c.ModeEnv != "" {
+			env += c.ModeEnv + "=" + m.Name + " "
+		}
+		return fmt.Sprintf("replay: %sLOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 go test %s -run %s -v", env, seed, c.Pkg, t.Name())
+	}
+	var wrong, internal, limits int
+	for _, r := range results {
+		switch {
+		case r.mismatch != "":
+			wrong++
+			t.Errorf("%s: %s\n%s", m.Name, r.mismatch, replay(r.seed))
+		case r.refused != nil && IsInternal(r.refused):
+			internal++
+			t.Errorf("%s: seed %d: internal error: %v\n%s", m.Name, r.seed, r.refused, replay(r.seed))
+		case r.refused != nil:
+			limits++
+			t.Logf("%s: seed %d refused: %v", m.Name, r.seed, r.refused)
+		}
+	}
+	t.Logf("%s: seeds %d..%d: %d programs, %d agreed, %d wrong, %d internal errors, %d refused for a target limit",
+		m.Name, seed0, seed0+uint64(n)-1, n, n-wrong-internal-limits, wrong, internal, limits)
+	if n > 0 && float64(limits) > maxRefused*float64(n) {
+		t.Errorf("%s: %d of %d programs refused (more than %.0f%%)", m.Name, limits, n, maxRefused*100)
+	}
+}
+
+// IsInternal tells a compiler bug from a limit of the target.
+func IsInternal(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "BUG") || strings.Contains(s, "internal")
+}
+
+// envInt reads a non-negative integer from the environment, def when unset.
+func envInt(t *testing.T, name string, def int) int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		t.Fatalf("%s=%q: want a non-negative integer", name, s)
+	}
+	return v
+}
