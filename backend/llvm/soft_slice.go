@@ -1,4 +1,4 @@
-package amd64
+package llvm
 
 // The bitsliced computed AES: four blocks per 64-bit word (eight per
 // <2 x i64>, one group of four in each lane), so that one S-box circuit
