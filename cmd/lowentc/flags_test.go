@@ -64,6 +64,10 @@ var cliContractArgs = [][]string{
 	{"--timing", "ideal", cliSrc}, {"--size", "16", cliSrc}, {"check", "--stats", cliSrc},
 	{cliSrc, cliSrc}, {"run", cliSrc}, {"check"}, {"bench", cliSrc},
 	{"--target", "ir", "--emit", "nosuch", cliSrc}, {"--stats", "--target", "ir", cliSrc},
+	{"--target", "arm64", "--hw", "bogus", cliSrc}, {"--target", "arm64", "--hw", "aes", cliSrc},
+	{"run", "--target", "arm64", "--hw", "auto", cliSrc, "f", "x=1"}, {"run", "--target", "arm64", "--hw", "crypto", cliSrc, "f", "x=1"},
+	{"--target", "arm64", "--emit", "h", cliSrc}, {"--target", "arm64", "--emit", "nosuch", cliSrc},
+	{"--target", "vm", "--hw", "crypto", cliSrc},
 }
 
 // wallClock matches the host's time of a call, which differs run to run.
@@ -99,7 +103,7 @@ func TestCommandLineContract(t *testing.T) {
 
 // TestTargetsRegisterTheirFlags: the targets a flag acts on, and its entry
 // in --help, come from the registrations of the targets that read it
-// (--hw: amd64's and the hosts').
+// (--hw: amd64's, the hosts' and arm64's).
 func TestTargetsRegisterTheirFlags(t *testing.T) {
 	acts := map[string][]string{}
 	for _, d := range flagDefs() {
@@ -108,7 +112,7 @@ func TestTargetsRegisterTheirFlags(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[string][]string{
-		"width": {"ir"}, "hw": {"amd64", "vm", "ir"},
+		"width": {"ir"}, "hw": {"amd64", "vm", "ir", "arm64"},
 		"no-int": {"jcvm"}, "card": {"jcvm"}, "storage": {"jcvm"}, "no-card-limits": {"jcvm"}, "aid": {"jcvm"},
 		"opt": {"mos6502"}, "entry": {"mos6502"}, "timing": {"mos6502"}, "max-cycles": {"mos6502"},
 	}, acts)
