@@ -63,8 +63,6 @@ type fgen struct {
 	pair   map[*ir.Instr]*ir.Instr
 	paired map[*ir.Instr]bool
 	fused  map[*ir.Instr][4]value.Value
-	// The AES rounds emitted, by their result words.
-	aesOut map[[2]value.Value]aesRound
 }
 
 // Have answers `have f`: true in a crypto variant for every feature.
@@ -287,35 +285,18 @@ func (g *fgen) clmul(a, b value.Value) (lo, hi value.Value) {
 	return lo, hi
 }
 
-// aes emits an AES round with AESE (and AESMC). A round whose state is
-// the previous round's result (r ^ key, in this block) gives AESE r and
-// that key instead of the result and a zero key: AESE adds its key first,
-// so that is the same and saves the EOR.
+// aes emits an AES round with AESE (and AESMC).
 func (g *fgen) aes(in *ir.Instr) {
-	s0, s1 := g.Val(in.Args[0]), g.Val(in.Args[1])
+	st := g.Cur.NewBitCast(g.Vec2(g.Val(in.Args[0]), g.Val(in.Args[1])), v16i8)
 	aese := g.Intrinsic("llvm.aarch64.crypto.aese", v16i8, v16i8, v16i8)
-	var r value.Value
-	if prev, ok := g.aesOut[[2]value.Value{s0, s1}]; ok && prev.blk == g.Cur {
-		r = g.Cur.NewCall(aese, prev.r, g.Cur.NewBitCast(prev.key, v16i8))
-	} else {
-		st := g.Cur.NewBitCast(g.Vec2(s0, s1), v16i8)
-		r = g.Cur.NewCall(aese, st, constant.NewZeroInitializer(v16i8))
-	}
+	var r value.Value = g.Cur.NewCall(aese, st, constant.NewZeroInitializer(v16i8))
 	if in.Op == ir.OpAESEnc {
 		r = g.Cur.NewCall(g.Intrinsic("llvm.aarch64.crypto.aesmc", v16i8, v16i8), r)
 	}
 	key := g.Vec2(g.Val(in.Args[2]), g.Val(in.Args[3]))
 	out := g.Cur.NewXor(g.Cur.NewBitCast(r, v2i64), key)
-	lo, hi := g.Lane(out, 0), g.Lane(out, 1)
-	g.Vals[in.Results[0]], g.Vals[in.Results[1]] = lo, hi
-	g.aesOut[[2]value.Value{lo, hi}] = aesRound{r, key, g.Cur}
-}
-
-// aesRound is an AES round's result before its round key is added.
-type aesRound struct {
-	r   value.Value // <16 x i8>
-	key value.Value // <2 x i64>
-	blk *llir.Block
+	g.Vals[in.Results[0]] = g.Lane(out, 0)
+	g.Vals[in.Results[1]] = g.Lane(out, 1)
 }
 
 // vec4 packs four i32 values into a vector, lane 0 first.

@@ -162,8 +162,7 @@ func (v variant) Features() string {
 
 func (v variant) Selector(fn *llvm.Func) llvm.Selector {
 	s := &fgen{Func: fn, v: v, pairs: map[[2]value.Value]clmulPair{},
-		pair: map[*ir.Instr]*ir.Instr{}, paired: map[*ir.Instr]bool{}, fused: map[*ir.Instr][4]value.Value{},
-		aesOut: map[[2]value.Value]aesRound{}}
+		pair: map[*ir.Instr]*ir.Instr{}, paired: map[*ir.Instr]bool{}, fused: map[*ir.Instr][4]value.Value{}}
 	if !v.crypto {
 		s.soft = llvm.NewSoftAES()
 	}
