@@ -1,10 +1,12 @@
 package arm64
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 	"github.com/lowent/lowentc/vm"
@@ -65,6 +67,7 @@ func qemuRunner(t *testing.T, mode string) golden.Runner {
 // reference VM, all on the same inputs.
 func TestGolden(t *testing.T) {
 	cases := golden.Cases(golden.Seed(t))
+	prebuild(t, cases, []string{"none", "crypto", "auto"})
 	t.Run("vm", func(t *testing.T) {
 		golden.Run(t, func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
 			res, _, err := vm.Run(p, fn, args, vm.Options{})
@@ -74,4 +77,43 @@ func TestGolden(t *testing.T) {
 	for _, mode := range []string{"none", "crypto", "auto", "auto/0", "auto/1"} {
 		t.Run(mode, func(t *testing.T) { golden.Run(t, qemuRunner(t, mode), cases) })
 	}
+}
+
+// prebuild compiles the modules of cases in every --hw mode, one build per
+// CPU at a time, into the build cache the runners then find them in.
+func prebuild(t *testing.T, cases []golden.Case, modes []string) {
+	type job struct{ mod, hw string }
+	seen := map[string]bool{}
+	var jobs []job
+	for _, c := range cases {
+		if !seen[c.Module] {
+			seen[c.Module] = true
+			for _, hw := range modes {
+				jobs = append(jobs, job{c.Module, hw})
+			}
+		}
+	}
+	next := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.NumCPU(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				p, err := golden.Load(j.mod)
+				if err != nil {
+					t.Errorf("%s: %v", j.mod, err)
+					continue
+				}
+				if _, err := llvm.Object(Target, input(p), backend.Options{HW: j.hw}); err != nil {
+					t.Errorf("%s --hw %s: %v", j.mod, j.hw, err)
+				}
+			}
+		}()
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
 }
