@@ -67,7 +67,11 @@ func qemuRunner(t *testing.T, mode string) golden.Runner {
 // reference VM, all on the same inputs.
 func TestGolden(t *testing.T) {
 	cases := golden.Cases(golden.Seed(t))
-	prebuild(t, cases, []string{"none", "crypto", "auto"})
+	var mods []string
+	for _, c := range cases {
+		mods = append(mods, c.Module)
+	}
+	prebuild(t, mods, []string{"none", "crypto", "auto"})
 	t.Run("vm", func(t *testing.T) {
 		golden.Run(t, func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
 			res, _, err := vm.Run(p, fn, args, vm.Options{})
@@ -79,17 +83,18 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// prebuild compiles the modules of cases in every --hw mode, one build per
-// CPU at a time, into the build cache the runners then find them in.
-func prebuild(t *testing.T, cases []golden.Case, modes []string) {
+// prebuild compiles the stdlib modules mods in every --hw mode of modes,
+// one build per CPU at a time, into the build cache the runners and
+// llvm.Object then find them in.
+func prebuild(t *testing.T, mods []string, modes []string) {
 	type job struct{ mod, hw string }
 	seen := map[string]bool{}
 	var jobs []job
-	for _, c := range cases {
-		if !seen[c.Module] {
-			seen[c.Module] = true
+	for _, m := range mods {
+		if !seen[m] {
+			seen[m] = true
 			for _, hw := range modes {
-				jobs = append(jobs, job{c.Module, hw})
+				jobs = append(jobs, job{m, hw})
 			}
 		}
 	}

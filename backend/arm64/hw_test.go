@@ -43,7 +43,9 @@ func TestCryptoInstructions(t *testing.T) {
 		"ghash":  {"pmull"},
 		"gcm":    {"aese", "aesmc", "pmull"},
 	}
-	for _, mod := range []string{"sha256", "aes", "ghash", "gcm", "blake2b", "chacha20"} {
+	mods := []string{"sha256", "aes", "ghash", "gcm", "blake2b", "chacha20"}
+	prebuild(t, mods, []string{"none", "crypto", "auto"})
+	for _, mod := range mods {
 		p, err := golden.Load(mod)
 		if err != nil {
 			t.Fatal(err)
