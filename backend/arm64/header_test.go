@@ -175,3 +175,48 @@ func TestHaveLevels(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestHeaderArraySizesCross: gcm's header (the C ABI of amd64, the same
+// text) declares the key as an array of 16, so the cross compiler's
+// -Wall warns about a call that passes 8 bytes and says nothing about 16.
+func TestHeaderArraySizesCross(t *testing.T) {
+	p, ds := driver.Load("../../stdlib/gcm.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	h, err := Compile(input(p), backend.Options{HW: "auto", Emit: "h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gcm.h"), h, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cc, err := lookTool("aarch64-linux-gnu-gcc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compile := func(keyLen string) string {
+		src := filepath.Join(dir, "k"+keyLen+".c")
+		code := `#include "gcm.h"
+int seal(const uint8_t *msg, uint8_t *ct, size_t n) {
+	uint8_t key[` + keyLen + `] = {1}, nonce[12] = {2}, tag[16];
+	return lowentc_gcm_aes128_gcm_seal(key, nonce, NULL, 0, msg, n, ct, n, tag);
+}
+`
+		if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(cc, "-O2", "-Wall", "-Wextra", "-I", dir, "-c", src, "-o", src+".o").CombinedOutput()
+		if err != nil {
+			t.Fatalf("aarch64-linux-gnu-gcc: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	if short := compile("8"); !strings.Contains(short, "region of size 8") {
+		t.Errorf("no warning about an 8-byte key:\n%s", short)
+	}
+	if ok := compile("16"); ok != "" {
+		t.Errorf("a warning about a 16-byte key:\n%s", ok)
+	}
+}
