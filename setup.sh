@@ -6,18 +6,23 @@
 #   ./setup.sh && go test ./...
 #
 # The tools: go (the module's Go version), LLVM 14's opt, llc and
-# llvm-objdump, gcc and ar (amd64); javac and java 17 (the Java Card
+# llvm-objdump, gcc and ar (amd64); aarch64-linux-gnu-gcc with the arm64
+# C library and qemu-aarch64 (arm64); javac and java 17 (the Java Card
 # backend's JVM runners); 64tass and cc65's sim65 (6502); lld-14's wasm-ld
 # and Node (wasm32).
 set -euo pipefail
 
-# tool:package pairs; a package is installed when any of its tools is missing.
+# tool:package pairs; a package is installed when any of its tools is
+# missing (a tool that is an absolute path is a file that must exist).
 tools=(
 	"opt:llvm-14"
 	"llc:llvm-14"
 	"llvm-objdump:llvm-14"
 	"gcc:gcc"
 	"ar:binutils"
+	"aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu"
+	"/usr/aarch64-linux-gnu/lib/libc.a:libc6-dev-arm64-cross"
+	"qemu-aarch64:qemu-user"
 	"javac:openjdk-17-jdk-headless"
 	"java:openjdk-17-jdk-headless"
 	"64tass:64tass"
@@ -32,9 +37,10 @@ missing_packages() {
 	for pair in "${tools[@]}"; do
 		tool=${pair%%:*}
 		pkg=${pair#*:}
-		if ! command -v "$tool" >/dev/null 2>&1; then
-			echo "$pkg"
-		fi
+		case "$tool" in
+		/*) [ -e "$tool" ] || echo "$pkg" ;;
+		*) command -v "$tool" >/dev/null 2>&1 || echo "$pkg" ;;
+		esac
 	done | sort -u
 }
 

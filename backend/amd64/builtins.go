@@ -9,20 +9,15 @@ import (
 )
 
 // Lowering of the clmul builtins: PCLMULQDQ on <2 x i64> in a hardware
-// variant, the computed code of backend/llvm/soft.go otherwise. The AES rounds are in
-// vec.go (hardware) and soft_emit.go (computed).
+// variant, the computed code of backend/llvm (soft.go) otherwise. The AES rounds are in
+// vec.go (hardware) and backend/llvm/soft_emit.go (computed).
 
 var v2i64 = types.NewVector(2, types.I64)
 
 // vec2 packs two words into an xmm value (lane 0 = x).
-func (g *fgen) vec2(x, y value.Value) value.Value {
-	v := g.Cur.NewInsertElement(constant.NewUndef(v2i64), x, llvm.Cint(types.I32, 0))
-	return g.Cur.NewInsertElement(v, y, llvm.Cint(types.I32, 1))
-}
+func (g *fgen) vec2(x, y value.Value) value.Value { return g.Vec2(x, y) }
 
-func (g *fgen) lane(v value.Value, i int) value.Value {
-	return g.Cur.NewExtractElement(v, llvm.Cint(types.I32, uint64(i)))
-}
+func (g *fgen) lane(v value.Value, i int) value.Value { return g.Lane(v, i) }
 
 // clmul returns the low or high word of the carry-less product of a and b.
 // The two halves of one product share one PCLMULQDQ (or one computation).
@@ -46,20 +41,10 @@ func (g *fgen) clmul(hi bool, a, b value.Value) value.Value {
 	return g.lane(pair, 0)
 }
 
-// softClmul computes the product inline (as a <2 x i64> pair so clmul can
-// treat both lowerings alike; LLVM keeps the words in registers).
+// softClmul computes the product inline (llvm.Func.SoftClmul, as a
+// <2 x i64> pair so clmul can treat both lowerings alike; LLVM keeps the
+// words in registers).
 func (g *fgen) softClmul(a, b value.Value) value.Value {
-	o := llvm.IntOps{M: g.Module, B: &g.Cur}
-	if k, ok := b.(*constant.Int); ok {
-		if lo, hi, ok := llvm.ClmulConst[value.Value](o, a, uint64(k.X.Int64())); ok {
-			return g.vec2(lo, hi)
-		}
-	}
-	if k, ok := a.(*constant.Int); ok {
-		if lo, hi, ok := llvm.ClmulConst[value.Value](o, b, uint64(k.X.Int64())); ok {
-			return g.vec2(lo, hi)
-		}
-	}
-	lo, hi := llvm.SoftClmul[value.Value](o, a, b)
+	lo, hi := g.SoftClmul(a, b)
 	return g.vec2(lo, hi)
 }

@@ -4,8 +4,8 @@
 // driver. This package holds what is x86's: the triple and data layout,
 // --hw and the CPU levels (hw.go), the CPUID dispatcher (dispatch.go), the
 // selection of `have F` and of the clmul, AES and SHA-256 builtins
-// (builtins.go, vec.go, sha.go; llvm.x86.* intrinsics) and their computed
-// fallback (soft*.go). docs/amd64.md is the user's guide.
+// (builtins.go, vec.go, sha.go; llvm.x86.* intrinsics); their computed
+// fallback is backend/llvm's (soft*.go), selected here (soft.go). docs/amd64.md is the user's guide.
 package amd64
 
 import (
@@ -194,7 +194,7 @@ func (v funcVariant) Selector(fn *llvm.Func) llvm.Selector {
 	return &fgen{Func: fn, v: v.variant, pairs: map[[2]value.Value]value.Value{},
 		pairBlock: map[[2]value.Value]*llir.Block{}, lanes: map[*ir.Value]laneRef{}, laneOps: map[value.Value]vecOp{}, laneOpVec: map[vecOp]value.Value{}, laneOpBlock: map[vecOp]*llir.Block{},
 		clmulPairs: map[[2]*ir.Value]value.Value{}, clmulBlock: map[[2]*ir.Value]*llir.Block{}, consts: map[uint64]*ir.Value{},
-		sliced: map[*ir.Value]sliceRef{}}
+		soft: llvm.NewSoftAES()}
 }
 
 // modGen is a module being emitted, for the module-level helpers of this
@@ -216,8 +216,8 @@ type fgen struct {
 	clmulPairs  map[[2]*ir.Value]value.Value
 	clmulBlock  map[[2]*ir.Value]*llir.Block
 	consts      map[uint64]*ir.Value // synthetic constants of pairOp
-	// The bitsliced computed AES (soft_emit.go): values held in a group's planes.
-	sliced map[*ir.Value]sliceRef
+	// The bitsliced computed AES of a computed variant (backend/llvm).
+	soft *llvm.SoftAES
 }
 
 // Plan plans a block: the vector selection of a hardware variant, the

@@ -281,14 +281,9 @@ func secondOf(p *blockPlan, pr [2]*ir.Instr) *ir.Instr {
 	return pr[0]
 }
 
-// planAESGroups finds runs of up to size AES rounds of the same kind with
-// the same round key on independent states (llvm.PlanAESGroups): one
-// VAESENC on a 256-bit (512-bit) register does two (four) of them, at the
-// last one's place, and a run of three is split two and one. With any, a
-// run of any length up to size is one group (the bitsliced computed AES
-// takes up to eight states).
+// planAESGroups finds the groups of AES rounds of b (llvm.PlanAESGroups).
 func (g *fgen) planAESGroups(b *ir.Block, p *blockPlan, size int, any bool) {
-	llvm.PlanAESGroups(b, size, any, p.aesSkip, p.aesGroup)
+	llvm.PlanAESGroups(b, &llvm.AESPlan{Skip: p.aesSkip, Group: p.aesGroup}, size, any)
 }
 
 var (

@@ -52,6 +52,9 @@ func buildModule(t Target, m *ir.Module, cfg Config, traps *trapTable) (*llir.Mo
 			return nil, err
 		}
 	}
+	if fin, ok := cfg.(Finisher); ok {
+		fin.Finish(g)
+	}
 	return g.Out, nil
 }
 

@@ -18,7 +18,7 @@ package llvm
 
 // swapCross exchanges word-index bit x with position bit q: the bit at
 // (word bit x = u, position bit q = v) moves to (v, u).
-func swapCross[V any](o WordOps[V], w []V, x, q uint) {
+func swapCross[V any](o wordOps[V], w []V, x, q uint) {
 	s := uint(1) << q
 	var m uint64
 	for p := uint(0); p < 64; p++ {
@@ -31,14 +31,14 @@ func swapCross[V any](o WordOps[V], w []V, x, q uint) {
 			continue
 		}
 		a, b := w[i], w[i|1<<x]
-		t := o.And(o.Xor(o.Shr(a, s), b), o.C(m))
-		w[i|1<<x] = o.Xor(b, t)
-		w[i] = o.Xor(a, o.Shl(t, s))
+		t := o.and(o.xor(o.shr(a, s), b), o.c(m))
+		w[i|1<<x] = o.xor(b, t)
+		w[i] = o.xor(a, o.shl(t, s))
 	}
 }
 
 // swapBits exchanges position bits a > b within one word.
-func swapBits[V any](o WordOps[V], x V, a, b uint) V {
+func swapBits[V any](o wordOps[V], x V, a, b uint) V {
 	s := uint(1)<<a - uint(1)<<b
 	var m uint64
 	for p := uint(0); p < 64; p++ {
@@ -46,16 +46,16 @@ func swapBits[V any](o WordOps[V], x V, a, b uint) V {
 			m |= 1 << p
 		}
 	}
-	t := o.And(o.Xor(o.Shr(x, s), x), o.C(m))
-	return o.Xor(x, o.Xor(t, o.Shl(t, s)))
+	t := o.and(o.xor(o.shr(x, s), x), o.c(m))
+	return o.xor(x, o.xor(t, o.shl(t, s)))
 }
 
 // slotOfPlane is the word slot that holds plane k after the exchanges
 // (word bit 2 holds k1, bit 1 k0, bit 0 k2).
 func slotOfPlane(k int) int { return (k>>1&1)<<2 | (k&1)<<1 | k>>2&1 }
 
-// Pack4 bitslices four blocks (see the layout above).
-func Pack4[V any](o WordOps[V], w [8]V) [8]V {
+// pack4 bitslices four blocks (see the layout above).
+func pack4[V any](o wordOps[V], w [8]V) [8]V {
 	ws := w[:]
 	swapCross(o, ws, 1, 0) // b0 <-> k0
 	swapCross(o, ws, 2, 1) // b1 <-> k1
@@ -72,8 +72,8 @@ func Pack4[V any](o WordOps[V], w [8]V) [8]V {
 	return p
 }
 
-// Unpack4 is the inverse of Pack4.
-func Unpack4[V any](o WordOps[V], p [8]V) [8]V {
+// unpack4 is the inverse of pack4.
+func unpack4[V any](o wordOps[V], p [8]V) [8]V {
 	var w [8]V
 	for k := range p {
 		x := swapBits(o, p[k], 3, 2)
@@ -89,7 +89,7 @@ func Unpack4[V any](o WordOps[V], p [8]V) [8]V {
 
 // permuteBits returns y with bit p of y = bit src(p) of x, as one masked
 // shift per distinct distance.
-func permuteBits[V any](o WordOps[V], x V, src func(p int) int) V {
+func permuteBits[V any](o wordOps[V], x V, src func(p int) int) V {
 	masks := map[int]uint64{}
 	var order []int
 	for p := 0; p < 64; p++ {
@@ -104,17 +104,17 @@ func permuteBits[V any](o WordOps[V], x V, src func(p int) int) V {
 		var t V
 		switch {
 		case d > 0:
-			t = o.Shr(x, uint(d))
+			t = o.shr(x, uint(d))
 		case d < 0:
-			t = o.Shl(x, uint(-d))
+			t = o.shl(x, uint(-d))
 		default:
 			t = x
 		}
-		t = o.And(t, o.C(masks[d]))
+		t = o.and(t, o.c(masks[d]))
 		if i == 0 {
 			y = t
 		} else {
-			y = o.Or(y, t)
+			y = o.or(y, t)
 		}
 	}
 	return y
@@ -128,38 +128,38 @@ func sliceShiftRows(p int) int {
 
 // rotr rotates each 64-bit word right by k, with the ops' own rotation
 // when they have one (a shuffle of 16-bit lanes is one SSE2 instruction).
-func rotr[V any](o WordOps[V], x V, k uint) V {
-	if r, ok := o.(interface{ Rotr(V, uint) V }); ok {
-		return r.Rotr(x, k)
+func rotr[V any](o wordOps[V], x V, k uint) V {
+	if r, ok := o.(interface{ rotr(V, uint) V }); ok {
+		return r.rotr(x, k)
 	}
-	return o.Or(o.Shr(x, k), o.Shl(x, 64-k))
+	return o.or(o.shr(x, k), o.shl(x, 64-k))
 }
 
 // sliceMixColumns: out_r = 2(a_r ^ a_(r+1)) ^ a_(r+1) ^ a_(r+2) ^ a_(r+3);
 // the rows above r are rotations by 16 and 32, and the doubling moves
 // planes up, folding plane 7 back with x^8 = x^4 + x^3 + x + 1.
-func sliceMixColumns[V any](o WordOps[V], a [8]V) [8]V {
+func sliceMixColumns[V any](o wordOps[V], a [8]V) [8]V {
 	var t, u [8]V
 	for k := range a {
 		a1 := rotr(o, a[k], 16)
-		t[k] = o.Xor(a[k], a1)
-		u[k] = o.Xor(a1, rotr(o, t[k], 32))
+		t[k] = o.xor(a[k], a1)
+		u[k] = o.xor(a1, rotr(o, t[k], 32))
 	}
 	var out [8]V
-	out[0] = o.Xor(t[7], u[0])
+	out[0] = o.xor(t[7], u[0])
 	for k := 1; k < 8; k++ {
 		x := t[k-1]
 		if k == 1 || k == 3 || k == 4 {
-			x = o.Xor(x, t[7])
+			x = o.xor(x, t[7])
 		}
-		out[k] = o.Xor(x, u[k])
+		out[k] = o.xor(x, u[k])
 	}
 	return out
 }
 
-// SliceRound is one AES round (aes_enc, or aes_enclast when last) on
+// sliceRound is one AES round (aes_enc, or aes_enclast when last) on
 // bitsliced states and a bitsliced round key.
-func SliceRound[V any](o WordOps[V], last bool, s, k [8]V) [8]V {
+func sliceRound[V any](o wordOps[V], last bool, s, k [8]V) [8]V {
 	s = evalCircuit(o, sboxCircuit(), s)
 	for i := range s {
 		s[i] = permuteBits(o, s[i], sliceShiftRows)
@@ -168,7 +168,7 @@ func SliceRound[V any](o WordOps[V], last bool, s, k [8]V) [8]V {
 		s = sliceMixColumns(o, s)
 	}
 	for i := range s {
-		s[i] = o.Xor(s[i], k[i])
+		s[i] = o.xor(s[i], k[i])
 	}
 	return s
 }

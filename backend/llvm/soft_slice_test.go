@@ -8,7 +8,7 @@ import (
 )
 
 // The bitsliced computed AES (soft_slice.go, soft_sbox.go) on uint64
-// through GoOps, against lang's reference AES: the same code the emitter
+// through goOps, against lang's reference AES: the same code the emitter
 // turns into LLVM IR on <2 x i64>.
 
 func TestSliceSbox(t *testing.T) {
@@ -22,7 +22,7 @@ func TestSliceSbox(t *testing.T) {
 				in[k] |= uint64((base+x)>>k&1) << x
 			}
 		}
-		out := evalCircuit[uint64](GoOps{}, c, in)
+		out := evalCircuit[uint64](goOps{}, c, in)
 		for x := 0; x < 64; x++ {
 			var got byte
 			for k := 0; k < 8; k++ {
@@ -42,7 +42,7 @@ func TestSlicePack(t *testing.T) {
 		for j := range w {
 			w[j] = rng.Uint64()
 		}
-		p := Pack4[uint64](GoOps{}, w)
+		p := pack4[uint64](goOps{}, w)
 		for b := 0; b < 4; b++ {
 			for byteIdx := 0; byteIdx < 16; byteIdx++ {
 				v := byte(w[2*b+byteIdx/8] >> (8 * (byteIdx % 8)))
@@ -54,8 +54,8 @@ func TestSlicePack(t *testing.T) {
 				}
 			}
 		}
-		if back := Unpack4[uint64](GoOps{}, p); back != w {
-			t.Fatalf("Unpack4(Pack4(%x)) = %x", w, back)
+		if back := unpack4[uint64](goOps{}, p); back != w {
+			t.Fatalf("unpack4(pack4(%x)) = %x", w, back)
 		}
 	}
 }
@@ -68,9 +68,9 @@ func TestSliceRound(t *testing.T) {
 			w[j] = rng.Uint64()
 		}
 		k0, k1 := rng.Uint64(), rng.Uint64()
-		key := Pack4[uint64](GoOps{}, [8]uint64{k0, k1, k0, k1, k0, k1, k0, k1})
+		key := pack4[uint64](goOps{}, [8]uint64{k0, k1, k0, k1, k0, k1, k0, k1})
 		for _, last := range []bool{false, true} {
-			got := Unpack4[uint64](GoOps{}, SliceRound[uint64](GoOps{}, last, Pack4[uint64](GoOps{}, w), key))
+			got := unpack4[uint64](goOps{}, sliceRound[uint64](goOps{}, last, pack4[uint64](goOps{}, w), key))
 			for b := 0; b < 4; b++ {
 				wx, wy := lang.AESEnc(w[2*b], w[2*b+1], k0, k1)
 				if last {

@@ -8,7 +8,7 @@ import (
 )
 
 // The computed builtins (soft.go) against lang's reference semantics, run
-// on uint64 through GoOps: the same code the emitter turns into LLVM IR.
+// on uint64 through goOps: the same code the emitter turns into LLVM IR.
 
 func TestSoftClmul(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
@@ -20,13 +20,13 @@ func TestSoftClmul(t *testing.T) {
 	}
 	for _, x := range xs {
 		for _, y := range xs[:40] {
-			lo, hi := SoftClmul[uint64](GoOps{}, x, y)
+			lo, hi := softClmul[uint64](goOps{}, x, y)
 			if lo != lang.ClmulLo(x, y) || hi != lang.ClmulHi(x, y) {
 				t.Fatalf("clmul(%#x, %#x) = %#x:%#x, want %#x:%#x", x, y, hi, lo, lang.ClmulHi(x, y), lang.ClmulLo(x, y))
 			}
-			if clo, chi, ok := ClmulConst[uint64](GoOps{}, x, y); ok {
+			if clo, chi, ok := clmulConst[uint64](goOps{}, x, y); ok {
 				if clo != lang.ClmulLo(x, y) || chi != lang.ClmulHi(x, y) {
-					t.Fatalf("ClmulConst(%#x, %#x) wrong", x, y)
+					t.Fatalf("clmulConst(%#x, %#x) wrong", x, y)
 				}
 			}
 		}

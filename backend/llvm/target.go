@@ -48,6 +48,13 @@ type Config interface {
 	Describe() string
 }
 
+// Finisher is implemented by a Config that emits module-level code after
+// the exports (arm64: the dispatch level queries of --hw auto, which the
+// header declares even when no export of the module is dispatched).
+type Finisher interface {
+	Finish(m *Module)
+}
+
 // Variant is one compiled version of an export.
 type Variant interface {
 	// Suffix is the variant's symbol suffix when the export is dispatched.

@@ -15,9 +15,6 @@ import (
 	"path/filepath"
 
 	llir "github.com/llir/llvm/ir"
-	"github.com/llir/llvm/ir/constant"
-	"github.com/llir/llvm/ir/enum"
-	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/lowent/lowentc/backend"
@@ -139,8 +136,7 @@ func (config) Describe() string         { return "none" }
 func (variant) Suffix() string          { return "none" }
 func (variant) Features() string        { return "" }
 func (variant) Selector(fn *llvm.Func) llvm.Selector {
-	return &fgen{Func: fn, pairs: map[[2]value.Value][2]value.Value{}, pairBlock: map[[2]value.Value]*llir.Block{},
-		sliced: map[*ir.Value]sliceRef{}}
+	return &fgen{Func: fn, soft: llvm.NewScalarSoftAES(), pairs: map[[2]value.Value][2]value.Value{}, pairBlock: map[[2]value.Value]*llir.Block{}}
 }
 
 // variant is the one variant of an export.
@@ -150,112 +146,21 @@ type variant struct{}
 // builtins.
 type fgen struct {
 	*llvm.Func
+	soft      *llvm.SoftAES                     // the bitsliced AES, four states on i64 planes
 	pairs     map[[2]value.Value][2]value.Value // clmul products by operands
 	pairBlock map[[2]value.Value]*llir.Block    // where each was computed
-	sliced    map[*ir.Value]sliceRef            // AES states held in a group's planes
 }
 
 // Have: no feature is there.
 func (g *fgen) Have(sem.Feature) bool { return false }
 
-// aesPlan is the AES round groups of a block (llvm.PlanAESGroups).
-type aesPlan struct {
-	skip  map[*ir.Instr]bool
-	group map[*ir.Instr][]*ir.Instr
-}
-
 // Plan groups the block's AES rounds four at a time: the bitsliced round
 // holds four states in each 64-bit plane.
-func (g *fgen) Plan(b *ir.Block) any {
-	p := &aesPlan{skip: map[*ir.Instr]bool{}, group: map[*ir.Instr][]*ir.Instr{}}
-	llvm.PlanAESGroups(b, 4, true, p.skip, p.group)
-	return p
-}
+func (g *fgen) Plan(b *ir.Block) any { return g.soft.Plan(b) }
 
 // Select emits the AES rounds, a group at its last round's place.
 func (g *fgen) Select(in *ir.Instr, plan any) bool {
-	if in.Op != ir.OpAESEnc && in.Op != ir.OpAESEncLast {
-		return false
-	}
-	p := plan.(*aesPlan)
-	if p.skip[in] {
-		return true
-	}
-	grp, ok := p.group[in]
-	if !ok {
-		grp = []*ir.Instr{in}
-	}
-	g.aesGroup(grp)
-	return true
-}
-
-// sliceGroup is a group of up to four AES states held as eight planes.
-type sliceGroup struct {
-	planes [8]value.Value
-	n      int
-}
-
-// sliceRef says a value is word slot (2j + h: word h of state j) of grp.
-type sliceRef struct {
-	grp  *sliceGroup
-	slot int
-}
-
-// aesGroup emits one bitsliced round of up to four states: bitsliced
-// (unless they are exactly the previous group's results, whose planes it
-// takes), the module's round function, and back to words (which LLVM
-// deletes where the next group takes the planes).
-func (g *fgen) aesGroup(grp []*ir.Instr) {
-	o := llvm.IntOps{M: g.Module, B: &g.Cur}
-	zero := llvm.Cint(types.I64, 0)
-	planes, ok := g.slicedInput(grp)
-	if !ok {
-		var w [8]value.Value
-		for i := range w {
-			w[i] = zero
-			if j := i / 2; j < len(grp) {
-				w[i] = g.Val(grp[j].Args[i%2])
-			}
-		}
-		planes = llvm.Pack4[value.Value](o, w)
-	}
-	var kw [8]value.Value
-	for i := range kw {
-		kw[i] = g.Val(grp[0].Args[2+i%2])
-	}
-	key := llvm.Pack4[value.Value](o, kw)
-	args := append(planes[:], key[:]...)
-	r := g.Cur.NewCall(g.roundFunc(grp[0].Op == ir.OpAESEncLast), args...)
-	out := &sliceGroup{n: len(grp)}
-	for i := range out.planes {
-		out.planes[i] = g.Cur.NewExtractValue(r, uint64(i))
-	}
-	w := llvm.Unpack4[value.Value](o, out.planes)
-	for j, in := range grp {
-		for h := 0; h < 2; h++ {
-			g.Vals[in.Results[h]] = w[2*j+h]
-			g.sliced[in.Results[h]] = sliceRef{out, 2*j + h}
-		}
-	}
-}
-
-// slicedInput returns the planes of the previous group when grp's states
-// are exactly its results, in order.
-func (g *fgen) slicedInput(grp []*ir.Instr) ([8]value.Value, bool) {
-	var src *sliceGroup
-	for j, in := range grp {
-		for h := 0; h < 2; h++ {
-			ref, ok := g.sliced[in.Args[h]]
-			if !ok || ref.slot != 2*j+h || (src != nil && ref.grp != src) {
-				return [8]value.Value{}, false
-			}
-			src = ref.grp
-		}
-	}
-	if src.n != len(grp) {
-		return [8]value.Value{}, false
-	}
-	return src.planes, true
+	return g.soft.Select(g.Func, in, plan.(*llvm.AESPlan))
 }
 
 // Builtin computes clmul_lo/hi and the AES rounds with 64-bit integer
@@ -267,7 +172,8 @@ func (g *fgen) Builtin(in *ir.Instr) error {
 		key := [2]value.Value{a, b}
 		pair, ok := g.pairs[key]
 		if !ok || g.pairBlock[key] != g.Cur {
-			pair = g.clmul(a, b)
+			lo, hi := g.SoftClmul(a, b)
+			pair = [2]value.Value{lo, hi}
 			g.pairs[key], g.pairBlock[key] = pair, g.Cur
 		}
 		if in.Op == ir.OpClmulHi {
@@ -280,58 +186,4 @@ func (g *fgen) Builtin(in *ir.Instr) error {
 		return fmt.Errorf("BUG: wasm32: %s: AES round left to the scalar selection", g.F.Name)
 	}
 	return fmt.Errorf("BUG: wasm32: %s: %s outside `if have`", g.F.Name, in.Op)
-}
-
-// clmul returns the low and high words of the carry-less product.
-func (g *fgen) clmul(a, b value.Value) [2]value.Value {
-	o := llvm.IntOps{M: g.Module, B: &g.Cur}
-	if k, ok := b.(*constant.Int); ok {
-		if lo, hi, ok := llvm.ClmulConst[value.Value](o, a, uint64(k.X.Int64())); ok {
-			return [2]value.Value{lo, hi}
-		}
-	}
-	if k, ok := a.(*constant.Int); ok {
-		if lo, hi, ok := llvm.ClmulConst[value.Value](o, b, uint64(k.X.Int64())); ok {
-			return [2]value.Value{lo, hi}
-		}
-	}
-	lo, hi := llvm.SoftClmul[value.Value](o, a, b)
-	return [2]value.Value{lo, hi}
-}
-
-var planesType = types.NewStruct(types.I64, types.I64, types.I64, types.I64, types.I64, types.I64, types.I64, types.I64)
-
-// roundFunc returns the module's bitsliced AES round function (state
-// planes, key planes -> state planes) of backend/llvm's SliceRound on i64
-// planes, one out-of-line copy per kind, since a cipher calls it ten times
-// per group.
-func (g *fgen) roundFunc(last bool) *llir.Func {
-	name := "lowentc.soft.round"
-	if last {
-		name = "lowentc.soft.lastround"
-	}
-	if f, ok := g.Decls[name]; ok {
-		return f
-	}
-	ps := make([]*llir.Param, 16)
-	for i := range ps {
-		ps[i] = llir.NewParam("", types.I64)
-	}
-	f := g.Out.NewFunc(name, planesType, ps...)
-	f.Linkage = enum.LinkageInternal
-	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind, enum.FuncAttrReadNone, enum.FuncAttrNoInline)
-	g.Decls[name] = f
-	blk := f.NewBlock("entry")
-	o := llvm.IntOps{M: g.Module, B: &blk}
-	var st, k [8]value.Value
-	for i := 0; i < 8; i++ {
-		st[i], k[i] = ps[i], ps[8+i]
-	}
-	st = llvm.SliceRound[value.Value](o, last, st, k)
-	var r value.Value = constant.NewUndef(planesType)
-	for i, x := range st {
-		r = blk.NewInsertValue(r, x, uint64(i))
-	}
-	blk.NewRet(r)
-	return f
 }

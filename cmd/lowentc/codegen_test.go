@@ -24,6 +24,8 @@ var codegenArtifacts = []struct {
 	{"w8.ir", []string{"--target", "ir", "--width", "8", "--emit", "ir"}},
 	{"none.ll", []string{"--target", "amd64", "--hw", "none", "--emit", "ll"}},
 	{"auto.ll", []string{"--target", "amd64", "--hw", "auto", "--emit", "ll"}},
+	{"arm64.none.ll", []string{"--target", "arm64", "--hw", "none", "--emit", "ll"}},
+	{"arm64.auto.ll", []string{"--target", "arm64", "--hw", "auto", "--emit", "ll"}},
 	{"int.java", []string{"--target", "jcvm", "--emit", "java"}},
 	{"int.jca", []string{"--target", "jcvm", "--emit", "jca"}},
 	{"noint.java", []string{"--target", "jcvm", "--no-int", "--emit", "java"}},

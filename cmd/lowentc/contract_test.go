@@ -36,6 +36,8 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		{"run", "--target", "ir", "--hw", "bogus", src, "f", "x=1"},
 		{"--target", "amd64", "--hw", "bogus", src},
 		{"run", "--target", "amd64", "--hw", "bogus", src, "f", "x=1"},
+		{"--target", "arm64", "--hw", "bogus", src},
+		{"run", "--target", "arm64", "--hw", "aes", src, "f", "x=1"},
 		{"--target", "jcvm", "--card", "nosuch", src},
 		{"run", "--target", "jcvm", "--card", "nosuch", src, "f", "x=1"},
 		{"--target", "jcvm", "--storage", "nosuch", src},

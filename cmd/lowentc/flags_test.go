@@ -67,6 +67,10 @@ var cliContractArgs = [][]string{
 	{"--target", "wasm32", "--hw", "simd128", cliSrc}, {"run", "--target", "wasm32", "--hw", "aes", cliSrc, "f", "x=1"},
 	{"run", "--target", "wasm32", "--hw", "none", cliSrc, "f", "x=1"}, {"--target", "wasm32", "--emit", "dts", cliSrc},
 	{"--target", "wasm32", "--emit", "nosuch", cliSrc},
+	{"--target", "arm64", "--hw", "bogus", cliSrc}, {"--target", "arm64", "--hw", "aes", cliSrc},
+	{"run", "--target", "arm64", "--hw", "auto", cliSrc, "f", "x=1"}, {"run", "--target", "arm64", "--hw", "crypto", cliSrc, "f", "x=1"},
+	{"--target", "arm64", "--emit", "h", cliSrc}, {"--target", "arm64", "--emit", "nosuch", cliSrc},
+	{"--target", "vm", "--hw", "crypto", cliSrc},
 }
 
 // wallClock matches the host's time of a call, which differs run to run.
@@ -102,7 +106,7 @@ func TestCommandLineContract(t *testing.T) {
 
 // TestTargetsRegisterTheirFlags: the targets a flag acts on, and its entry
 // in --help, come from the registrations of the targets that read it
-// (--hw: amd64's and the hosts').
+// (--hw: amd64's, the hosts' and arm64's).
 func TestTargetsRegisterTheirFlags(t *testing.T) {
 	acts := map[string][]string{}
 	for _, d := range flagDefs() {
@@ -111,7 +115,7 @@ func TestTargetsRegisterTheirFlags(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[string][]string{
-		"width": {"ir"}, "hw": {"amd64", "wasm32", "vm", "ir"},
+		"width": {"ir"}, "hw": {"amd64", "wasm32", "vm", "ir", "arm64"},
 		"no-int": {"jcvm"}, "card": {"jcvm"}, "storage": {"jcvm"}, "no-card-limits": {"jcvm"}, "aid": {"jcvm"},
 		"opt": {"mos6502"}, "entry": {"mos6502"}, "timing": {"mos6502"}, "max-cycles": {"mos6502"},
 	}, acts)

@@ -224,7 +224,7 @@ func TestHelpAndDumpHelp(t *testing.T) {
 
 func TestMissingBackendSaysSoInOneLine(t *testing.T) {
 	// A target not registered yet answers in one line; a registered one compiles.
-	for _, name := range []string{"amd64", "jcvm", "mos6502"} {
+	for _, name := range []string{"amd64", "arm64", "jcvm", "mos6502"} {
 		if _, ok := lookupTarget(name); ok {
 			continue
 		}
@@ -273,7 +273,7 @@ export fn cp(dst: mut []u8, src: []u8, n: u32) -> u32
 		{[]string{src, "cp", "dst=01", "src=03", "n=10"}, src + ":4:14: fault: cp: requires (n < 10) does not hold"},
 		{[]string{src, "cp", "dst=01", "src=03", "n=0"}, src + ":11:16: trap: division by zero"},
 	}
-	for _, target := range []string{"vm", "ir", "amd64", "jcvm", "mos6502"} {
+	for _, target := range []string{"vm", "ir", "amd64", "arm64", "jcvm", "mos6502"} {
 		for _, c := range cases {
 			status, out, errs := lowentc(append([]string{"run", "--target", target}, c.args...)...)
 			assert.Equal(t, exitFail, status, target)

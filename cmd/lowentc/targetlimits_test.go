@@ -79,6 +79,7 @@ func TestEmitIREveryTarget(t *testing.T) {
 		{[]string{"--target", "ir"}, "64"},
 		{[]string{"--target", "ir", "--width", "16"}, "16"},
 		{[]string{"--target", "amd64"}, "64"},
+		{[]string{"--target", "arm64"}, "64"},
 		{[]string{"--target", "jcvm"}, "32"},
 		{[]string{"--target", "jcvm", "--no-int"}, "16"},
 		{[]string{"--target", "mos6502"}, "8"},

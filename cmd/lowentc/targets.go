@@ -13,7 +13,7 @@ import (
 )
 
 // targetNames lists every target lowentc knows, implemented or not.
-var targetNames = []string{"vm", "ir", "amd64", "jcvm", "mos6502", "wasm32"}
+var targetNames = []string{"vm", "ir", "amd64", "arm64", "jcvm", "mos6502", "wasm32"}
 
 // errNoBackend is the one-line answer for a target whose backend does not exist yet.
 type errNoBackend string

@@ -38,7 +38,7 @@ func TestTraceDroppedWarns(t *testing.T) {
 		return file + ":3:5: warning: trace is dropped on target " + target + "\n" +
 			file + ":10:5: warning: trace is dropped on target " + target + "\n"
 	}
-	for _, target := range []string{"amd64", "jcvm", "mos6502"} {
+	for _, target := range []string{"amd64", "arm64", "jcvm", "mos6502"} {
 		status, _, errs := lowentc("--target", target, "-o", filepath.Join(dir, "out."+target), file)
 		require.Equal(t, exitOK, status, errs)
 		assert.Equal(t, want(target), errs, "compile --target %s", target)

@@ -24,7 +24,8 @@ var rules = []struct {
 	{"backend/amd64", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
 	// The target-independent part of the LLVM path knows no target: each
 	// (amd64, ...) imports it and implements its llvm.Target.
-	{"backend/llvm", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm", "backend/amd64"}},
+	{"backend/llvm", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm", "backend/amd64", "backend/arm64"}},
+	{"backend/arm64", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm", "backend/amd64"}},
 	{"backend/jcvm", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
 	{"backend/mos6502", []string{"lang", "parser", "driver", "driver/middle", "lower", "vm"}},
 	// wasm32 is an LLVM target: it reaches the others only through backend/llvm.

@@ -447,7 +447,7 @@ b1:
 	%440 = shl i64 %439, 4
 	%441 = xor i64 %439, %440
 	%442 = xor i64 %436, %441
-	%443 = call { i64, i64, i64, i64, i64, i64, i64, i64 } @lowentc.soft.round(i64 %100, i64 %118, i64 %136, i64 %154, i64 %172, i64 %190, i64 %208, i64 %226, i64 %316, i64 %334, i64 %352, i64 %370, i64 %388, i64 %406, i64 %424, i64 %442)
+	%443 = call { i64, i64, i64, i64, i64, i64, i64, i64 } @lowentc.soft.round.i64(i64 %100, i64 %118, i64 %136, i64 %154, i64 %172, i64 %190, i64 %208, i64 %226, i64 %316, i64 %334, i64 %352, i64 %370, i64 %388, i64 %406, i64 %424, i64 %442)
 	%444 = extractvalue { i64, i64, i64, i64, i64, i64, i64, i64 } %443, 0
 	%445 = extractvalue { i64, i64, i64, i64, i64, i64, i64, i64 } %443, 1
 	%446 = extractvalue { i64, i64, i64, i64, i64, i64, i64, i64 } %443, 2
@@ -679,7 +679,7 @@ b1:
 	ret i32 0
 }
 
-define internal { i64, i64, i64, i64, i64, i64, i64, i64 } @lowentc.soft.round(i64 %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5, i64 %6, i64 %7, i64 %8, i64 %9, i64 %10, i64 %11, i64 %12, i64 %13, i64 %14, i64 %15) nounwind readnone noinline {
+define internal { i64, i64, i64, i64, i64, i64, i64, i64 } @lowentc.soft.round.i64(i64 %0, i64 %1, i64 %2, i64 %3, i64 %4, i64 %5, i64 %6, i64 %7, i64 %8, i64 %9, i64 %10, i64 %11, i64 %12, i64 %13, i64 %14, i64 %15) nounwind readnone noinline {
 entry:
 	%16 = xor i64 %5, %7
 	%17 = xor i64 %4, %6

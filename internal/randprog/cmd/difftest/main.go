@@ -10,7 +10,9 @@
 // The modes: the IR interpreter as the word IR and at limb widths
 // 64/32/16/8 (32 and 8 also with every expansion a small target asks for,
 // 64 also with every hardware feature); amd64 under --hw none, aes and
-// auto (auto forced to one of the dispatcher's CPU levels by seed); jcvm
+// auto (auto forced to one of the dispatcher's CPU levels by seed); arm64
+// under --hw none, crypto and auto (under qemu-aarch64; auto forced to
+// level 0 or 1 by seed); jcvm
 // with int and --no-int, in the simulator; mos6502 --opt speed and size,
 // in the emulator; wasm32 under Node. A mismatch prints the seed, the
 // mode, the export and its arguments, and the command that replays it;
@@ -32,6 +34,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/amd64"
+	"github.com/lowent/lowentc/backend/arm64"
 	_ "github.com/lowent/lowentc/backend/jcvm"
 	_ "github.com/lowent/lowentc/backend/mos6502"
 	_ "github.com/lowent/lowentc/backend/wasm32"
@@ -160,6 +163,35 @@ func amd64Mode(hw string) mode {
 	}, limit: noLimit}
 }
 
+// arm64Mode runs the program under qemu-aarch64 (`have` is true at the
+// crypto level: qemu's max CPU has every extension).
+func arm64Mode(hw string) mode {
+	return mode{name: "arm64/" + hw, prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
+		tg, _ := backend.Lookup("arm64")
+		opts := backend.Options{HW: hw}
+		r, err := arm64.Prepare(middle.New(p, tg, opts).Input(), opts)
+		if err != nil {
+			return nil, err
+		}
+		all := lang.FeatureSet(lang.FeatAES) | lang.FeatureSet(lang.FeatPCLMUL) | lang.FeatureSet(lang.FeatSHA)
+		t := featTarget{Target: backendcheck.FromRunner(r)}
+		switch hw {
+		case "crypto":
+			t.feats = all
+		case "auto":
+			lvl, err := r.ForceLevel(int(seed % 2))
+			if err != nil {
+				r.Close()
+				return nil, fmt.Errorf("internal: forcing the level: %v", err)
+			}
+			if lvl == 1 {
+				t.feats = all
+			}
+		}
+		return t, nil
+	}, limit: noLimit}
+}
+
 // cardLimit: the limits of a Java Card class docs/jcvm.md documents: a
 // method's cells and bytecode, and the 4,096 bytes of transient RAM the
 // class's work arrays may take ("Sizes of the program's arrays").
@@ -209,6 +241,9 @@ func allModes() []mode {
 		amd64Mode("none"),
 		amd64Mode("aes"),
 		amd64Mode("auto"),
+		arm64Mode("none"),
+		arm64Mode("crypto"),
+		arm64Mode("auto"),
 		backendMode("jcvm/int", "jcvm", backend.Options{}, cardLimit),
 		backendMode("jcvm/no-int", "jcvm", backend.Options{NoInt: true}, cardLimit),
 		backendMode("mos6502/speed", "mos6502", backend.Options{}, c64Limit),
