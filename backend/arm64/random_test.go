@@ -20,7 +20,7 @@ import (
 
 const (
 	randDefaultN = 8
-	randLongN    = 350
+	randLongN    = 100
 )
 
 // randSets is the number of argument sets each export is run on.
