@@ -1,0 +1,111 @@
+package amd64
+
+import (
+	"math/rand"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/vm"
+)
+
+// TestChunkLoopLanes runs ChaCha20 and the ChaCha20-Poly1305 seal, whose
+// block loops run 16, 8 or 4 blocks at a time in the AVX-512, AVX2 and SSE
+// variants (backend/llvm/chunkvec.go), at every CPU level on messages of
+// one to several vector steps and a tail, with the block counter wrapping
+// inside a step, and compares them with the VM.
+func TestChunkLoopLanes(t *testing.T) {
+	rng := rand.New(rand.NewSource(14))
+	rnd := func(n int) []byte {
+		b := make([]byte, n)
+		rng.Read(b)
+		return b
+	}
+	chacha, err := golden.Load("chacha20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	aead, err := golden.Load("chacha20poly1305")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type call struct {
+		p    *lang.Program
+		fn   string
+		args func() []lang.Value
+	}
+	var calls []call
+	for _, n := range []int{256, 511, 512, 1023, 1024, 1025, 1088, 2047, 2048 + 64*5 + 17, 4096} {
+		for _, ctr := range []uint32{rng.Uint32() >> 4, 0xffffffff - 5, 0xfffffff0} {
+			key, nonce, src := rnd(32), rnd(12), rnd(n)
+			calls = append(calls, call{chacha, "chacha20_xor", func() []lang.Value {
+				return []lang.Value{golden.Bytes(key), golden.Bytes(nonce), {Word: uint64(ctr)}, golden.Bytes(src), golden.Bytes(make([]byte, n))}
+			}})
+		}
+		key, nonce, aad, pt := rnd(32), rnd(12), rnd(n%37), rnd(n)
+		calls = append(calls, call{aead, "chacha20_poly1305_seal", func() []lang.Value {
+			return []lang.Value{golden.Bytes(key), golden.Bytes(nonce), golden.Bytes(aad), golden.Bytes(pt),
+				golden.Bytes(make([]byte, n)), golden.Bytes(make([]byte, 16))}
+		}})
+	}
+	for _, level := range []int{levelAVX512, levelAVX2, levelAES, levelBase} {
+		for _, c := range calls {
+			r := runnerFor(t, c.p, "auto")
+			got, err := r.ForceLevel(level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got&levelMask != level {
+				t.Logf("level %d: the CPU allows %d only", level, got&levelMask)
+			}
+			args := c.args()
+			want := c.args()
+			if _, _, err := vm.Run(c.p, c.p.Export(c.fn), want, vm.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := r.Run(c.fn, args); err != nil {
+				t.Fatal(err)
+			}
+			for i := range args {
+				if !slices.Equal(args[i].Elems, want[i].Elems) {
+					t.Errorf("level %d: %s, %d bytes: argument %d differs from the VM", level, c.fn, len(args[3].Elems), i)
+				}
+			}
+		}
+	}
+	for _, p := range []*lang.Program{chacha, aead} {
+		if _, err := runnerFor(t, p, "auto").ForceLevel(levelAVX512 | levelSHA); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestChunkLoopShuffles: the AVX-512 ChaCha20 moves its words with
+// contiguous loads and stores and shuffles, not with gathers and scatters
+// of single lanes.
+func TestChunkLoopShuffles(t *testing.T) {
+	p, err := golden.Load("chacha20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	asm, err := Compile(input(p), backend.Options{Emit: "asm", HW: "auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := regexp.MustCompile(`(?s)\nlowentc_chacha20_chacha20_xor\.avx512:(.*?)\.Lfunc_end`).FindStringSubmatch(string(asm))
+	if body == nil {
+		t.Fatal("no AVX-512 variant of chacha20_xor")
+	}
+	if m := regexp.MustCompile(`\bv(p?gather|p?scatter)\w*`).FindAllString(body[1], -1); len(m) > 0 {
+		t.Errorf("gathers or scatters: %v", m)
+	}
+	count := func(re string) int { return len(regexp.MustCompile(re).FindAllString(body[1], -1)) }
+	// 10 double rounds of 8 quarter rounds of 4 rotates, on 16 blocks at
+	// once: 320 on zmm registers (some may become byte shuffles).
+	if n := count(`\bvprold\s[^\n]*zmm`); n < 200 {
+		t.Errorf("%d 512-bit rotates, want about 320", n)
+	}
+}
