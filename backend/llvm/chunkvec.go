@@ -290,6 +290,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 		return b.NewBitCast(g.elemIn(b, a, off), vp)
 	}
 	words := map[*ir.Array][]value.Value{}
+	raw := map[*ir.Array][][]value.Value{} // the loaded rows, per group
 	for a := range cl.loads {
 		for grp := 0; grp < W/L; grp++ {
 			rows := make([]value.Value, L)
@@ -298,9 +299,15 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 				ld.Align = 1
 				rows[l] = ld
 			}
+			raw[a] = append(raw[a], rows)
 			words[a] = append(words[a], transpose(b, rows)...)
 		}
 	}
+	// A stored word that is a loaded word at the same place xored with x
+	// is stored as the loaded row xored with x transposed: the transpose
+	// is a permutation of lanes, so it commutes with xor, and the loaded
+	// words need no transpose then (ChaCha20's src ^ keystream).
+	xorOf := map[*ir.Array][]xorLoad{}
 	stored := map[*ir.Array][]value.Value{}
 	for a := range cl.stores {
 		stored[a] = make([]value.Value, W)
@@ -345,10 +352,33 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 		case ir.OpStoreLE:
 			off := affineOff(x.Args[0], body.Params[0])
 			stored[x.Arr][off/4] = vec(x.Args[1])
+			if xorOf[x.Arr] == nil {
+				xorOf[x.Arr] = make([]xorLoad, W)
+			}
+			if d := def(x.Args[1]); d != nil && d.Op == ir.OpXor {
+				for _, p := range [][2]*ir.Value{{d.Args[0], d.Args[1]}, {d.Args[1], d.Args[0]}} {
+					if ld := def(p[0]); ld != nil && ld.Op == ir.OpLoadLE && affineOff(ld.Args[0], body.Params[0]) == off {
+						xorOf[x.Arr][off/4] = xorLoad{ld.Arr, p[1]}
+						break
+					}
+				}
+			}
 		}
 	}
 	for a, ws := range stored {
 		for grp := 0; grp < W/L; grp++ {
+			if src, xs := xorGroup(xorOf[a][grp*L : (grp+1)*L]); src != nil {
+				ks := make([]value.Value, L)
+				for i, x := range xs {
+					ks[i] = vec(x)
+				}
+				ks = transpose(b, ks)
+				for l := 0; l < L; l++ {
+					st := b.NewStore(b.NewXor(raw[src][grp][l], ks[l]), chunkPtr(a, l, grp))
+					st.Align = 1
+				}
+				continue
+			}
 			rows := transpose(b, ws[grp*L:(grp+1)*L])
 			for l := 0; l < L; l++ {
 				st := b.NewStore(rows[l], chunkPtr(a, l, grp))
@@ -371,6 +401,28 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 		inits[i] = phis[i]
 	}
 	return j, inits, true
+}
+
+// xorGroup returns the array every word of a group of stores xors its
+// value with the load of, and the other operands, or nil when the words
+// do not all have that form with one array.
+func xorGroup(g []xorLoad) (*ir.Array, []*ir.Value) {
+	var src *ir.Array
+	xs := make([]*ir.Value, len(g))
+	for i, e := range g {
+		if e.arr == nil || (src != nil && e.arr != src) {
+			return nil, nil
+		}
+		src, xs[i] = e.arr, e.x
+	}
+	return src, xs
+}
+
+// xorLoad is a stored word's value as a loaded word at the same place
+// (of arr) xored with x.
+type xorLoad struct {
+	arr *ir.Array
+	x   *ir.Value
 }
 
 // affineOff is the constant part of a chunk access index (its
