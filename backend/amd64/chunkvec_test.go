@@ -4,9 +4,11 @@ import (
 	"math/rand"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 	"github.com/lowent/lowentc/vm"
@@ -118,5 +120,76 @@ func TestChunkLoopShuffles(t *testing.T) {
 	// once: 320 on zmm registers (some may become byte shuffles).
 	if n := count(`\bvprold\s[^\n]*zmm`); n < 200 {
 		t.Errorf("%d 512-bit rotates, want about 320", n)
+	}
+}
+
+// TestChunkLoopShapes runs backend/testdata/chunkloops.lw (chunk loops of
+// 16 and 128 bytes with loop-carried counters, the loop index in the data,
+// and loops that must stay scalar: words half written, an array read and
+// written) at every CPU level on lengths around the vector steps, and
+// compares them with the VM.
+func TestChunkLoopShapes(t *testing.T) {
+	p, ds := driver.Load("../testdata/chunkloops.lw")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	// Which loops run in lanes: small's 16-byte chunks in the SSE variant
+	// only, wide's in every hardware variant, neither in the computed one,
+	// partial and inplace nowhere.
+	ll, err := Compile(input(p), backend.Options{Emit: "ll", HW: "auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fn := range []string{"small", "wide", "partial", "inplace"} {
+		for _, v := range []string{"avx512", "avx2", "aes", "soft"} {
+			body := regexp.MustCompile(`(?s)\ndefine internal i32 @lowentc_chunkloops_` + fn + `\.` + v + `\(.*?\n}\n`).FindString(string(ll))
+			want := fn == "wide" && v != "soft" || fn == "small" && v == "aes"
+			if got := strings.Contains(body, "shufflevector"); body == "" || got != want {
+				t.Errorf("%s.%s: vector lanes %v, want %v", fn, v, got, want)
+			}
+		}
+	}
+	r, err := Prepare(input(p), backend.Options{HW: "auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rng := rand.New(rand.NewSource(3))
+	rnd := func(n int) []byte {
+		b := make([]byte, n)
+		rng.Read(b)
+		return b
+	}
+	for _, level := range []int{levelAVX512, levelAVX2, levelAES, levelBase} {
+		if _, err := r.ForceLevel(level); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 16, 48, 64, 255, 256, 1024, 1024 + 16*3 + 5, 2048 + 64, 4096 + 128 + 17} {
+			src, dst, k := rnd(n), rnd(n), uint64(rng.Uint32())
+			calls := map[string][]lang.Value{
+				"small":   {{Word: k}, golden.Bytes(src), golden.Bytes(dst)},
+				"wide":    {{Word: k}, golden.Bytes(src), golden.Bytes(dst)},
+				"partial": {golden.Bytes(src), golden.Bytes(dst)},
+				"inplace": {golden.Bytes(src)},
+			}
+			for fn, args := range calls {
+				want := make([]lang.Value, len(args))
+				for i, a := range args {
+					want[i] = a
+					want[i].Elems = slices.Clone(a.Elems)
+				}
+				if _, _, err := vm.Run(p, p.Export(fn), want, vm.Options{}); err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := r.Run(fn, args); err != nil {
+					t.Fatal(err)
+				}
+				for i := range args {
+					if !slices.Equal(args[i].Elems, want[i].Elems) {
+						t.Errorf("level %d: %s, %d bytes: argument %d differs from the VM", level, fn, n, i)
+					}
+				}
+			}
+		}
 	}
 }

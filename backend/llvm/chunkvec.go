@@ -183,10 +183,14 @@ func analyzeChunkLoop(in *ir.Instr, L int) (*chunkLoop, bool) {
 		if d == nil || d.Op != ir.OpAdd {
 			return nil, false
 		}
+		invariant := func(v *ir.Value) bool {
+			_, isConst := constOf(v)
+			return isConst || !inBody[v]
+		}
 		switch {
-		case d.Args[0] == p && !inBody[d.Args[1]]:
+		case d.Args[0] == p && invariant(d.Args[1]):
 			cl.step[i] = d.Args[1]
-		case d.Args[1] == p && !inBody[d.Args[0]]:
+		case d.Args[1] == p && invariant(d.Args[0]):
 			cl.step[i] = d.Args[0]
 		default:
 			return nil, false
@@ -272,11 +276,18 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 		vals[v] = x
 		return x
 	}
+	// A step is a constant or a value defined before the loop.
+	stepOf := func(i int) value.Value {
+		if c, ok := constOf(cl.step[i]); ok {
+			return i32(int64(uint32(c)))
+		}
+		return g.Val(cl.step[i])
+	}
 	vals[body.Params[0]] = b.NewAdd(splat(b, j), iota)
 	for i := 0; i < k; i++ {
 		p := body.Params[1+i]
-		if s, ok := cl.step[i]; ok {
-			vals[p] = b.NewAdd(splat(b, phis[i]), b.NewMul(iota, splat(b, g.Val(s))))
+		if _, ok := cl.step[i]; ok {
+			vals[p] = b.NewAdd(splat(b, phis[i]), b.NewMul(iota, splat(b, stepOf(i))))
 		} else {
 			vals[p] = splat(b, phis[i])
 		}
@@ -390,7 +401,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 	for i, y := range term.Args {
 		next := value.Value(phis[i])
 		if y != body.Params[1+i] {
-			next = b.NewAdd(phis[i], b.NewMul(g.Val(cl.step[i]), i32(int64(L))))
+			next = b.NewAdd(phis[i], b.NewMul(stepOf(i), i32(int64(L))))
 		}
 		phis[i].Incs = append(phis[i].Incs, llir.NewIncoming(next, b))
 	}
