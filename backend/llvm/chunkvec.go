@@ -1,6 +1,8 @@
 package llvm
 
 import (
+	"strconv"
+
 	llir "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
@@ -22,8 +24,8 @@ import (
 // stages of two-source shuffles so that vector w holds word w of every
 // lane, and the results transposed back the same way before L contiguous
 // stores. LLVM's own loop vectorizer finds these loops too, but moves the
-// words with a gather and a scatter of single lanes, which costs more than
-// the rounds.
+// words with gathers and scatters of single lanes, which cost about as
+// much as the rounds themselves.
 //
 // The iterations that do not fill L lanes, and the whole loop when the
 // arrays overlap in a way that could make a store reach a later iteration's
@@ -38,10 +40,10 @@ type ChunkVectorizer interface {
 
 // chunkLoop is what the analysis found of a loop it can vectorize.
 type chunkLoop struct {
-	stride int64                  // bytes per iteration of every access
-	loads  map[*ir.Array]struct{} // the arrays read, each read whole
-	stores map[*ir.Array]struct{} // the arrays written, each written whole
-	step   map[int]*ir.Value      // loop-carried value i: its increment per iteration (nil: unchanged)
+	stride int64             // bytes per iteration of every access
+	loads  []*ir.Array       // the arrays read, each read whole, in the body's order
+	stores []*ir.Array       // the arrays written, each written whole, in the body's order
+	step   map[int]*ir.Value // loop-carried value i: its increment per iteration (absent: unchanged)
 }
 
 // affine is an index as c * idx + off.
@@ -75,7 +77,7 @@ func analyzeChunkLoop(in *ir.Instr, L int) (*chunkLoop, bool) {
 		}
 		return affine{}
 	}
-	cl := &chunkLoop{loads: map[*ir.Array]struct{}{}, stores: map[*ir.Array]struct{}{}, step: map[int]*ir.Value{}}
+	cl := &chunkLoop{step: map[int]*ir.Value{}}
 	loadWords := map[*ir.Array]map[int64]bool{}
 	storeWords := map[*ir.Array]map[int64]bool{}
 	access := func(x *ir.Instr, words map[*ir.Array]map[int64]bool) bool {
@@ -94,6 +96,11 @@ func analyzeChunkLoop(in *ir.Instr, L int) (*chunkLoop, bool) {
 		}
 		if words[x.Arr] == nil {
 			words[x.Arr] = map[int64]bool{}
+			if x.Op == ir.OpLoadLE {
+				cl.loads = append(cl.loads, x.Arr)
+			} else {
+				cl.stores = append(cl.stores, x.Arr)
+			}
 		}
 		if words[x.Arr][a.off] {
 			return false
@@ -164,13 +171,11 @@ func analyzeChunkLoop(in *ir.Instr, L int) (*chunkLoop, bool) {
 		if int64(len(ws))*4 != cl.stride || storeWords[a] != nil {
 			return nil, false
 		}
-		cl.loads[a] = struct{}{}
 	}
-	for a, ws := range storeWords {
+	for _, ws := range storeWords {
 		if int64(len(ws))*4 != cl.stride {
 			return nil, false
 		}
-		cl.stores[a] = struct{}{}
 	}
 	// The loop-carried values: unchanged, or incremented by a value
 	// defined before the loop.
@@ -245,8 +250,8 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 	// reach a load of a later chunk: a written array starts at or before
 	// each read one, or after the part of it the loop reads.
 	aliasOK := value.Value(constant.True)
-	for s := range cl.stores {
-		for l := range cl.loads {
+	for _, s := range cl.stores {
+		for _, l := range cl.loads {
 			sp := pre.NewPtrToInt(g.arr(s).ptr, types.I64)
 			lp := pre.NewPtrToInt(g.arr(l).ptr, types.I64)
 			end := pre.NewAdd(lp, pre.NewMul(pre.NewZExt(hiV, types.I64), constant.NewInt(types.I64, cl.stride)))
@@ -302,7 +307,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 	}
 	words := map[*ir.Array][]value.Value{}
 	raw := map[*ir.Array][][]value.Value{} // the loaded rows, per group
-	for a := range cl.loads {
+	for _, a := range cl.loads {
 		for grp := 0; grp < W/L; grp++ {
 			rows := make([]value.Value, L)
 			for l := 0; l < L; l++ {
@@ -320,7 +325,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 	// words need no transpose then (ChaCha20's src ^ keystream).
 	xorOf := map[*ir.Array][]xorLoad{}
 	stored := map[*ir.Array][]value.Value{}
-	for a := range cl.stores {
+	for _, a := range cl.stores {
 		stored[a] = make([]value.Value, W)
 	}
 	var term *ir.Instr
@@ -354,7 +359,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 			if x.Op == ir.OpRotr {
 				name = "llvm.fshr"
 			}
-			name += ".v" + itoa(L) + "i32"
+			name += ".v" + strconv.Itoa(L) + "i32"
 			v := vec(x.Args[0])
 			r(b.NewCall(g.Intrinsic(name, vt, vt, vt, vt), v, v, vec(x.Args[1])))
 		case ir.OpLoadLE:
@@ -376,7 +381,8 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 			}
 		}
 	}
-	for a, ws := range stored {
+	for _, a := range cl.stores {
+		ws := stored[a]
 		for grp := 0; grp < W/L; grp++ {
 			if src, xs := xorGroup(xorOf[a][grp*L : (grp+1)*L]); src != nil {
 				ks := make([]value.Value, L)
@@ -493,11 +499,4 @@ func transpose(b *llir.Block, rows []value.Value) []value.Value {
 		cur = next
 	}
 	return cur
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
