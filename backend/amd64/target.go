@@ -10,6 +10,7 @@ package amd64
 
 import (
 	"fmt"
+	"strings"
 
 	llir "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/value"
@@ -233,6 +234,22 @@ func (g *fgen) Plan(b *ir.Block) any {
 func (g *fgen) Select(in *ir.Instr, plan any) bool {
 	p := plan.(*blockPlan)
 	return g.vecInstr(in, p) || g.softInstr(in, p)
+}
+
+// ChunkLanes is how many iterations of a chunk loop the variant runs at
+// once (backend/llvm/chunkvec.go): one per 32-bit lane of its widest
+// vectors, 16 with AVX-512, 8 with AVX2, 4 with SSE in the other hardware
+// variants; the computed variant keeps its loops scalar.
+func (g *fgen) ChunkLanes() int {
+	switch {
+	case !g.v.hw && !strings.Contains(g.v.features, "+avx"):
+		return 0
+	case g.v.zmm || strings.Contains(g.v.features, "+avx512f"):
+		return 16
+	case strings.Contains(g.v.features, "+avx2"):
+		return 8
+	}
+	return 4
 }
 
 // Builtin emits a clmul or SHA-256 builtin the plan left to the scalar

@@ -337,6 +337,15 @@ func (g *Func) forInstr(in *ir.Instr) error {
 		return fmt.Errorf("BUG: %s: loop index in %d limbs", g.target.Name(), n)
 	}
 	lo, hi := g.Val(in.Args[0]), g.Val(in.Args[1])
+	inits := make([]value.Value, k)
+	for i := range inits {
+		inits[i] = g.Val(in.Args[2+i])
+	}
+	// A chunk loop may run L iterations at a time first (chunkvec.go);
+	// this loop then does the rest.
+	if vlo, vinits, ok := g.vecChunkLoop(in); ok {
+		lo, inits = vlo, vinits
+	}
 	pre := g.Cur
 	header, bodyB, exit := g.NewBlock(), g.NewBlock(), g.NewBlock()
 	pre.NewBr(header)
@@ -344,7 +353,7 @@ func (g *Func) forInstr(in *ir.Instr) error {
 	phis := make([]*llir.InstPhi, k)
 	params := []value.Value{idx}
 	for i := 0; i < k; i++ {
-		phis[i] = header.NewPhi(llir.NewIncoming(g.Val(in.Args[2+i]), pre))
+		phis[i] = header.NewPhi(llir.NewIncoming(inits[i], pre))
 		params = append(params, phis[i])
 	}
 	header.NewCondBr(header.NewICmp(enum.IPredULT, idx, hi), bodyB, exit)

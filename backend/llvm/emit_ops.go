@@ -31,6 +31,10 @@ func (g *Func) Instr(in *ir.Instr) error {
 	case ir.OpCopy:
 		set(arg(0))
 	case ir.OpAdd:
+		if m, ok := g.selectMaskedMul(in); ok {
+			set(m)
+			break
+		}
 		set(b().NewAdd(arg(0), arg(1)))
 	case ir.OpSub:
 		set(b().NewSub(arg(0), arg(1)))
@@ -50,6 +54,10 @@ func (g *Func) Instr(in *ir.Instr) error {
 	case ir.OpDivU, ir.OpRemU:
 		set(g.divRem(in))
 	case ir.OpShl, ir.OpShr:
+		if c, ok := g.selectCarry(in); ok {
+			set(c)
+			break
+		}
 		set(g.shift(in))
 	case ir.OpRotl, ir.OpRotr:
 		set(g.rotate(in))

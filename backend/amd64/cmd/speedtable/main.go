@@ -36,6 +36,7 @@ import (
 	"golang.org/x/crypto/blake2b"
 	"golang.org/x/crypto/chacha20"
 	"golang.org/x/crypto/chacha20poly1305"
+	"golang.org/x/crypto/poly1305"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/amd64"
@@ -129,6 +130,16 @@ func algs() []alg {
 			},
 			"lowentc: key setup + keystream from counter 1 per call; OpenSSL CLI and Node: streaming update(), key set once; " +
 				"Go: NewUnauthenticatedCipher + XORKeyStream per call"},
+		{"poly1305", "Poly1305", "poly1305", "poly1305",
+			func(d []byte) []lang.Value {
+				return []lang.Value{bytesVal(key32), bytesVal(d), bytesVal(make([]byte, 16))}
+			},
+			func(d []byte) func() {
+				var key [32]byte
+				var tag [16]byte
+				return func() { poly1305.Sum(&tag, d, &key) }
+			},
+			"lowentc, Go (x/crypto/poly1305 Sum): one tag per call, key included; OpenSSL 3.0's `openssl speed` and Node have no Poly1305 alone"},
 		{"chacha20poly1305", "ChaCha20-Poly1305 seal", "chacha20poly1305", "chacha20_poly1305_seal",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key32), bytesVal(make([]byte, 12)), bytesVal(nil), bytesVal(d),
@@ -211,7 +222,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "alternating rounds; cells are the median and range of the rounds")
 	window := flag.Duration("window", 100*time.Millisecond, "minimum length of a timing window (lowentc, Go, Node)")
 	nodeFlag := flag.String("node", "auto", "Node.js binary for the OpenSSL 3.5 peer: a path, auto (fetch "+nodePackage+" into the user cache) or none")
-	only := flag.String("algs", "", "only these rows, comma-separated ids (gcm,ctr,ghash,sha256,blake2b,sha512,sha3_256,chacha20,chacha20poly1305)")
+	only := flag.String("algs", "", "only these rows, comma-separated ids (gcm,ctr,ghash,sha256,blake2b,sha512,sha3_256,chacha20,poly1305,chacha20poly1305)")
 	goOnly := flag.Bool("go-only", false, "print one Go figure for -alg at -size (used by the purego build)")
 	goAlg := flag.String("alg", "", "the row id for -go-only")
 	flag.Parse()
@@ -353,13 +364,16 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 		{column{"lowentc auto, one-shot", "auto", true}, lowentc("auto")},
 		{column{"lowentc auto, key context", "auto", true}, keyedAuto},
 		{column{sslShort + " CLI", "auto", false}, func(a alg, n int) (float64, bool, error) {
+			if opensslArgs(a.id, n) == nil {
+				return 0, false, nil
+			}
 			v, err := opensslSpeed(a.id, n)
 			return v, err == nil, err
 		}},
 	}
 	if nodeBin != "" {
 		impls = append(impls, impl{column{"OpenSSL " + nodeSSL + " (Node)", "auto", false}, func(a alg, n int) (float64, bool, error) {
-			if n < nodeMinSize {
+			if n < nodeMinSize || noNode[a.id] {
 				return 0, false, nil
 			}
 			v, err := nodeSpeed(nodeBin, a.id, n, window)

@@ -11,7 +11,8 @@ import (
 
 // opensslArgs is the `openssl speed` command line for one algorithm: on
 // the wall clock (-elapsed), machine-readable (-mr), one size, one second
-// per run. The GCM row uses -aead: each call sets the IV, adds 13 bytes of
+// per run; nil for a row OpenSSL's `openssl speed` cannot measure
+// (Poly1305 alone). The GCM row uses -aead: each call sets the IV, adds 13 bytes of
 // AAD, encrypts and finishes with the tag, a whole seal; without -aead it
 // would be streaming updates only.
 func opensslArgs(alg string, size int) []string {
