@@ -69,6 +69,14 @@ func compileClass(in *backend.Input, opts backend.Options) (*Class, error) {
 	if err != nil {
 		return nil, err
 	}
+	if io.InlineBudget == sizeInline {
+		return fitSize(in, io, opts)
+	}
+	return compileClassIO(in, io, opts)
+}
+
+// compileClassIO is compileClass with the IR plan io.
+func compileClassIO(in *backend.Input, io ir.Options, opts backend.Options) (*Class, error) {
 	for budget := splitBudget; ; budget /= 2 {
 		cls, err := compileClassSplit(in, io, opts, budget)
 		var big *codeSizeError
@@ -137,6 +145,7 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 		if err != nil {
 			return nil, err
 		}
+		m.fn = f
 		cls.Methods = append(cls.Methods, m)
 		cls.Funcs[f] = m
 		if f.Export {
@@ -163,6 +172,7 @@ func runtimePlan(io ir.Options) ir.Options {
 // checks the JCVM's limits on every method.
 func finish(cls *Class, budget int) error {
 	for _, m := range cls.Methods {
+		rollStoreRuns(m)
 		shallow(m)
 	}
 	for _, m := range append([]*Method(nil), cls.Methods...) {

@@ -256,6 +256,9 @@ type Method struct {
 	Pos   sem.Pos // the source function's declaration (zero for the runtime's)
 	// carryInt marks the class's method reading an int from carry.
 	carryInt bool
+	// fn is the module's function the method (or the piece of one that
+	// split made) was compiled from; nil for the runtime's.
+	fn *ir.Function
 }
 
 // newVar adds a local of kind k to m.

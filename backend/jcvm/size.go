@@ -1,5 +1,10 @@
 package jcvm
 
+import (
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/ir"
+)
+
 // Code size is a goal of this backend as much as speed: a JCOP4 card takes
 // one compact CAP file per package, whose Method component holds at most
 // 65,535 bytes, and the standard library's modules must fit it with room
@@ -44,3 +49,82 @@ const (
 	sizeInline = 200
 	sizeUnroll = 300
 )
+
+// sizeGoal is the bytecode a module of the default layout should take at
+// most: half the compact CAP's Method component, the room to spare asked
+// of every standard module (issue 11).
+const sizeGoal = 32 << 10
+
+// minUnroll is the smallest per-function unroll budget fitSize tries.
+const minUnroll = 8
+
+// fitSize compiles the default layout and, while the module's bytecode is
+// over sizeGoal, halves the unroll budget of the function whose methods
+// (with the pieces split made of them) take the most bytes, down to
+// minUnroll, then of the next largest, and so on: the largest unrolled
+// loops of the largest function roll first. The budgets are the IR's
+// per-function ones (ir.Options.UnrollFunc), so a loop inlined from a
+// callee rolls in the function it was inlined into. It returns the
+// smallest class found; a module within the goal is compiled once, as
+// before.
+func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, error) {
+	best, err := compileClassIO(in, io, opts)
+	if err != nil {
+		return best, err
+	}
+	st, err := statsOf(best)
+	if err != nil {
+		return best, err
+	}
+	bestBytes := st.methodBytes
+	budgets := map[string]int{}
+	done := map[string]bool{}
+	for bestBytes > sizeGoal {
+		bytes := map[string]int{}
+		for _, m := range best.Methods {
+			if m.fn != nil {
+				bytes[m.fn.QualName] += m.Size
+			}
+		}
+		f := ""
+		for name, n := range bytes {
+			if !done[name] && (f == "" || n > bytes[f] || n == bytes[f] && name < f) {
+				f = name
+			}
+		}
+		if f == "" {
+			break
+		}
+		b, ok := budgets[f]
+		if !ok {
+			b = io.Unroll
+		}
+		if b /= 2; b < minUnroll {
+			done[f] = true
+			continue
+		}
+		trial := map[string]int{f: b}
+		for name, x := range budgets {
+			if name != f {
+				trial[name] = x
+			}
+		}
+		tio := io
+		tio.UnrollFunc = trial
+		cls, err := compileClassIO(in, tio, opts)
+		if err != nil {
+			done[f] = true
+			continue
+		}
+		s, err := statsOf(cls)
+		if err != nil {
+			done[f] = true
+			continue
+		}
+		budgets = trial
+		if s.methodBytes < bestBytes {
+			best, bestBytes = cls, s.methodBytes
+		}
+	}
+	return best, nil
+}

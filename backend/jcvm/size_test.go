@@ -202,3 +202,83 @@ func TestCarryIntHelper(t *testing.T) {
 		t.Errorf("%d methods read ints from carry, want 1", helpers)
 	}
 }
+
+// TestStdlibSizeGoal checks issue 11's size goal for every stdlib module
+// at both widths: at most 32 KB of bytecode (sizeGoal), BLAKE2b at most
+// 24 KB with int (TestBlake2bSize). gcm took 34,369 bytes with int and
+// 44,818 without before fitSize and rolled store runs.
+func TestStdlibSizeGoal(t *testing.T) {
+	for _, noInt := range []bool{false, true} {
+		for _, mod := range stdlibModules {
+			p, err := golden.Load(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
+			if err != nil {
+				t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
+			}
+			st, err := statsOf(cls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			max := 32 << 10
+			if mod == "blake2b" && !noInt {
+				max = 24 << 10
+			}
+			t.Logf("%s noInt=%v: method_bytes=%d", mod, noInt, st.methodBytes)
+			if st.methodBytes > max {
+				t.Errorf("%s noInt=%v: %d bytes of bytecode, want at most %d", mod, noInt, st.methodBytes, max)
+			}
+		}
+	}
+}
+
+// TestStoreRunsRolled: zeroing a local array before a call fills it (gcm's
+// one-shot exports, `var ctx: [38]u64`) is a loop, not one store per
+// element (152 sastores, about 1,200 bytes, in each export), and no method
+// of the stdlib keeps such a run outside a loop.
+func TestStoreRunsRolled(t *testing.T) {
+	for _, noInt := range []bool{false, true} {
+		for _, mod := range stdlibModules {
+			p, err := golden.Load(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
+			if err != nil {
+				t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
+			}
+			for _, m := range cls.Methods {
+				if n := longestStoreRun(m.Body); n >= minStoreRun {
+					t.Errorf("%s noInt=%v: method %s has a run of %d constant stores", mod, noInt, m.Name, n)
+				}
+			}
+		}
+	}
+}
+
+// longestStoreRun is the longest run of constant stores to consecutive
+// elements of one array in ss and its ifs (not in loops).
+func longestStoreRun(ss []Stmt) int {
+	best, run := 0, 0
+	var last *Arr
+	var lastK, lastC int32
+	for _, s := range ss {
+		if s, ok := s.(*SIf); ok {
+			best = max(best, longestStoreRun(s.Then), longestStoreRun(s.Else))
+		}
+		a, k, c, ok := constStore(s)
+		switch {
+		case ok && run > 0 && a == last && c == lastC && k == lastK+1:
+			run++
+		case ok:
+			run = 1
+		default:
+			run = 0
+		}
+		last, lastK, lastC = a, k, c
+		best = max(best, run)
+	}
+	return best
+}
