@@ -1,6 +1,8 @@
 package jcvm
 
 import (
+	"sort"
+
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/ir"
 )
@@ -77,6 +79,11 @@ func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, er
 		return best, err
 	}
 	bestBytes := st.methodBytes
+	if bestBytes <= sizeGoal {
+		if cls, ok := inlineRoundCalls(in, io, opts); ok {
+			return cls, nil
+		}
+	}
 	budgets := map[string]int{}
 	done := map[string]bool{}
 	for bestBytes > sizeGoal {
@@ -127,4 +134,114 @@ func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, er
 		}
 	}
 	return best, nil
+}
+
+// inlineRoundCalls inlines the module's functions that update an array
+// parameter and are called at least minRoundCalls times per call of their
+// caller (from a round loop: Keccak's 24 rounds calling theta and chi on
+// the state), when the module stays within sizeGoal. Kept as calls, such
+// functions get their state as an array, in memory at every round;
+// inlined, a local state is scalar-replaced (its lanes in locals) and a
+// parameter's can be promoted to locals across the loop (promote.go).
+// Functions called once per block (BLAKE2b's compression, from a chunks
+// loop) and functions of words stay shared. It returns the class and true
+// when it inlined something and the module fits.
+func inlineRoundCalls(in *backend.Input, io ir.Options, opts backend.Options) (*Class, bool) {
+	mod, err := in.Module(io)
+	if err != nil {
+		return nil, false
+	}
+	names := roundLoopCallees(mod)
+	if len(names) == 0 {
+		return nil, false
+	}
+	tio := io
+	tio.InlineFunc = map[string]int{}
+	for _, n := range names {
+		tio.InlineFunc[n] = ir.InlineAll
+	}
+	cls, err := compileClassIO(in, tio, opts)
+	if err != nil {
+		return nil, false
+	}
+	st, err := statsOf(cls)
+	if err != nil || st.methodBytes > sizeGoal {
+		return nil, false
+	}
+	return cls, true
+}
+
+// minRoundCalls is how many times per call of its caller a function must
+// be called for inlineRoundCalls to inline it.
+const minRoundCalls = 8
+
+// roundLoopCallees names the module's functions (not exported, with a
+// mut array parameter) that some function calls at least minRoundCalls times per call of its own: the
+// call sites weighted by the trip counts of the constant loops around
+// them (a chunks loop counts once), sorted. Keccak's theta is called 24
+// times a block, from its round loop or, where calls are small enough
+// for the round loop to unroll, from 24 places.
+func roundLoopCallees(mod *ir.Module) []string {
+	seen := map[string]bool{}
+	for _, f := range mod.Funcs {
+		calls := map[*ir.Function]uint64{}
+		var walk func(b *ir.Block, weight uint64)
+		walk = func(b *ir.Block, weight uint64) {
+			for _, in := range b.Instrs {
+				if in.Op == ir.OpCall && !in.Callee.Export && mutArrayParam(in.Callee) {
+					calls[in.Callee] += weight
+				}
+				w := weight
+				if in.Op == ir.OpFor {
+					w *= constTrips(mod, in)
+				}
+				for _, blk := range in.Blocks {
+					walk(blk, w)
+				}
+			}
+		}
+		walk(f.Body, 1)
+		for g, n := range calls {
+			if n >= minRoundCalls {
+				seen[g.QualName] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// mutArrayParam reports whether f updates an array parameter: its state
+// goes through memory at each call.
+func mutArrayParam(f *ir.Function) bool {
+	for _, p := range f.Params {
+		if p.Arr != nil && p.Arr.Mut {
+			return true
+		}
+	}
+	return false
+}
+
+// constTrips is the trip count of a loop whose bounds are constants (at
+// most 1<<16), else 1.
+func constTrips(mod *ir.Module, in *ir.Instr) uint64 {
+	n := mod.Limbs(in.Type)
+	var b [2]uint64
+	for k := range b {
+		for i, v := range in.Args[k*n : (k+1)*n] {
+			c, ok := ir.ConstOf(v)
+			if !ok {
+				return 1
+			}
+			b[k] |= c << (uint(i) * uint(mod.W))
+		}
+	}
+	if b[1] <= b[0] || b[1]-b[0] > 1<<16 {
+		return 1
+	}
+	return b[1] - b[0]
 }

@@ -282,3 +282,42 @@ func longestStoreRun(ss []Stmt) int {
 	}
 	return best
 }
+
+// keccakPair is Keccak-f[1600] absorbing into a state parameter, run in
+// place on the parameter (absorb_inplace) and on a local copy
+// (absorb_local).
+const keccakPair = "testdata/keccak_inplace.lw"
+
+// TestRoundCallsInlined: functions called from a round loop (Keccak's
+// theta and chi, 24 times a block) are inlined when the module stays
+// within the size goal, so that the state of the rounds on a local copy
+// lives in locals: testdata/keccak_inplace.lw's absorb_local took 790 ms
+// per block with int and 809 ms without while theta and chi were methods
+// taking the state as an array. BLAKE2b's compression, called once a
+// block, stays one shared method (TestBlake2bSize).
+func TestRoundCallsInlined(t *testing.T) {
+	p, ds := driver.Load(keccakPair)
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	for _, c := range []struct {
+		noInt bool
+		max   float64 // ms per block
+	}{{false, 150}, {true, 360}} {
+		opts := backend.Options{NoInt: c.noInt}
+		cls, err := compileClass(input(p), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"theta", "rho_pi", "chi"} {
+			if methodsNamed(cls, name) != 0 {
+				t.Errorf("noInt=%v: %s is a method", c.noInt, name)
+			}
+		}
+		ms := slopeMs(t, keccakPair, "absorb_local", 136, opts)
+		t.Logf("noInt=%v: absorb_local %.1f ms per block", c.noInt, ms)
+		if ms > c.max {
+			t.Errorf("noInt=%v: absorb_local %.1f ms per block, want at most %.0f", c.noInt, ms, c.max)
+		}
+	}
+}
