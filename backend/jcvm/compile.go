@@ -109,6 +109,11 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 	if err != nil {
 		return nil, err
 	}
+	if opts.Storage == "" || opts.Storage == "auto" {
+		if err := promoteParams(mod); err != nil {
+			return nil, err
+		}
+	}
 	in.Use(mod)
 	rtMod, err := in.Runtime(runtimePlan(io))
 	if err != nil {
