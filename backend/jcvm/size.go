@@ -45,6 +45,11 @@ import (
 // with int, 16,767 bytes and 167.3 ms without (the table's 300 row is
 // before that change).
 //
+// The budgets are where the default layout starts; fitSize (below) then
+// fits the module to sizeGoal, inlines round functions updating a state
+// (inlineRoundCalls) and unrolls further where the simulator measures a
+// gain (growUnroll, speed.go). The table above is of the budgets alone.
+//
 // The forced layouts (locals, arrays, pairs) reproduce the calibration's
 // variants and keep inlining everything.
 const (
@@ -60,15 +65,16 @@ const sizeGoal = 32 << 10
 // minUnroll is the smallest per-function unroll budget fitSize tries.
 const minUnroll = 8
 
-// fitSize compiles the default layout and, while the module's bytecode is
-// over sizeGoal, halves the unroll budget of the function whose methods
+// fitSize compiles the default layout. A module within sizeGoal gets its
+// round functions inlined (inlineRoundCalls) and larger unroll budgets
+// where they pay (growUnroll). While the module's bytecode is over
+// sizeGoal, fitSize halves the unroll budget of the function whose methods
 // (with the pieces split made of them) take the most bytes, down to
 // minUnroll, then of the next largest, and so on: the largest unrolled
 // loops of the largest function roll first. The budgets are the IR's
 // per-function ones (ir.Options.UnrollFunc), so a loop inlined from a
 // callee rolls in the function it was inlined into. It returns the
-// smallest class found; a module within the goal is compiled once, as
-// before.
+// smallest class found.
 func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, error) {
 	best, err := compileClassIO(in, io, opts)
 	if err != nil {
@@ -80,9 +86,10 @@ func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, er
 	}
 	bestBytes := st.methodBytes
 	if bestBytes <= sizeGoal {
-		if cls, ok := inlineRoundCalls(in, io, opts); ok {
-			return cls, nil
+		if cls, tio, ok := inlineRoundCalls(in, io, opts); ok {
+			best, io = cls, tio
 		}
+		return growUnroll(in, io, opts, best), nil
 	}
 	budgets := map[string]int{}
 	done := map[string]bool{}
@@ -146,14 +153,14 @@ func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, er
 // Functions called once per block (BLAKE2b's compression, from a chunks
 // loop) and functions of words stay shared. It returns the class and true
 // when it inlined something and the module fits.
-func inlineRoundCalls(in *backend.Input, io ir.Options, opts backend.Options) (*Class, bool) {
+func inlineRoundCalls(in *backend.Input, io ir.Options, opts backend.Options) (*Class, ir.Options, bool) {
 	mod, err := in.Module(io)
 	if err != nil {
-		return nil, false
+		return nil, io, false
 	}
 	names := roundLoopCallees(mod)
 	if len(names) == 0 {
-		return nil, false
+		return nil, io, false
 	}
 	tio := io
 	tio.InlineFunc = map[string]int{}
@@ -162,13 +169,14 @@ func inlineRoundCalls(in *backend.Input, io ir.Options, opts backend.Options) (*
 	}
 	cls, err := compileClassIO(in, tio, opts)
 	if err != nil {
-		return nil, false
+		return nil, io, false
 	}
 	st, err := statsOf(cls)
-	if err != nil || st.methodBytes > sizeGoal {
-		return nil, false
+	card, cerr := cardOf(opts.Card)
+	if err != nil || cerr != nil || st.methodBytes > sizeGoal || st.fits(cls, card) != nil {
+		return nil, io, false
 	}
-	return cls, true
+	return cls, tio, true
 }
 
 // minRoundCalls is how many times per call of its caller a function must
