@@ -31,8 +31,8 @@ const workloadBytes = 256
 
 // A larger budget is kept when it saves at least minGain of the
 // workload's modeled time, and at least gainPerKB for each KB of bytecode
-// it adds: ChaCha20's block unrolled whole saves 6 % for 23 KB more, and
-// stays rolled.
+// it adds: ChaCha20's block at 1,200 saves 1.2 % for 7.6 KB more, and
+// stays as it was.
 const (
 	minGain   = 0.01
 	gainPerKB = 0.005
