@@ -18,8 +18,9 @@ import (
 // after it. That is the same program as long as nothing else in the loop
 // can see the parameter's memory, so a loop qualifies only when
 //
-//   - it reads or writes one parameter array, only by load and store at
-//     constant indexes, directly in its body (not inside an if or an inner
+//   - it reads or writes one parameter array of a fixed size, only by load
+//     and store at constant indexes (always in bounds, so they may move
+//     before the loop), directly in its body (not inside an if or an inner
 //     loop, where a store would need the value merged);
 //   - the other arrays it touches are local arrays and constant tables
 //     (another parameter may be the same memory: language.md, exported
@@ -93,6 +94,12 @@ func (pr *paramPromoter) promotable(loop *ir.Instr) *ir.Array {
 		}
 		if in.Arr == nil || !pr.params[in.Arr] {
 			return
+		}
+		if in.Arr.IsSlice() {
+			// A slice's constant index may be in bounds only where the
+			// loop runs (its trips bound by the length): never read it
+			// before.
+			ok = false
 		}
 		if p != nil && in.Arr != p {
 			ok = false // two parameters: they may share memory
