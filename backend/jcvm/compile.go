@@ -69,10 +69,17 @@ func compileClass(in *backend.Input, opts backend.Options) (*Class, error) {
 	if err != nil {
 		return nil, err
 	}
+	var cls *Class
 	if io.InlineBudget == sizeInline {
-		return fitSize(in, io, opts)
+		cls, err = fitSize(in, io, opts)
+	} else {
+		cls, err = compileClassIO(in, io, opts)
 	}
-	return compileClassIO(in, io, opts)
+	if cls != nil && cls.mod != nil {
+		// The module of the class returned, not of every plan tried.
+		in.Use(cls.mod)
+	}
+	return cls, err
 }
 
 // compileClassIO is compileClass with the IR plan io.
@@ -114,12 +121,11 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 			return nil, err
 		}
 	}
-	in.Use(mod)
 	rtMod, err := in.Runtime(runtimePlan(io))
 	if err != nil {
 		return nil, err
 	}
-	cls := &Class{Name: className(mod.Name), W: io.W, IntArrs: opts.Storage == "arrays" && io.W == 32}
+	cls := &Class{Name: className(mod.Name), W: io.W, IntArrs: opts.Storage == "arrays" && io.W == 32, mod: mod}
 	cls.Carry = &Arr{Name: "carry", Elem: EShort, Len: 1}
 	cls.Fields = append(cls.Fields, cls.Carry)
 	rt := map[string]*Method{}

@@ -281,6 +281,8 @@ type Class struct {
 	// Funcs are the methods of the module's functions that calls reach
 	// (exported or not), by IR function.
 	Funcs map[*ir.Function]*Method
+	// mod is the module the class was generated from.
+	mod *ir.Module
 }
 
 // Export describes how an exported Lowent function maps onto its method.

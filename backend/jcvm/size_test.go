@@ -321,3 +321,26 @@ func TestRoundCallsInlined(t *testing.T) {
 		}
 	}
 }
+
+// TestOneModuleUsed: the search compiles several plans, but the artifact
+// is generated from one module, the one --emit ir and -d dump print
+// (gcm --no-int is fitted to the goal; sha256 with int grows).
+func TestOneModuleUsed(t *testing.T) {
+	for _, c := range []struct {
+		mod   string
+		noInt bool
+	}{{"gcm", true}, {"sha256", false}, {"aes", false}} {
+		p, err := golden.Load(c.mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := input(p)
+		cls, err := compileClass(in, backend.Options{NoInt: c.noInt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if used := in.Used(); len(used) != 1 || used[0] != cls.mod {
+			t.Errorf("%s noInt=%v: %d modules used, want the class's one", c.mod, c.noInt, len(used))
+		}
+	}
+}
