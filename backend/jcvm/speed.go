@@ -39,20 +39,19 @@ const (
 )
 
 // growUnroll returns base, or the class of a plan that gives functions
-// with loops left rolled a larger unroll budget (see above). io is base's
-// plan.
+// with loops left rolled a larger unroll budget, and then inlines the
+// runtime's own callees (see above and inlineRuntime). io is base's plan.
 func growUnroll(in *backend.Input, io ir.Options, opts backend.Options, base *Class) *Class {
 	mod, err := in.Module(io)
 	if err != nil {
 		return base
 	}
-	names := rolledLoopFuncs(mod)
 	card, err := cardOf(opts.Card)
-	if len(names) == 0 || err != nil {
+	if err != nil {
 		return base
 	}
 	w := newWorkload(base)
-	bestMs, ok := w.cost(base)
+	ms, ok := w.cost(base)
 	if !ok || len(w.calls) == 0 {
 		return base
 	}
@@ -60,50 +59,107 @@ func growUnroll(in *backend.Input, io ir.Options, opts backend.Options, base *Cl
 	if err != nil {
 		return base
 	}
-	best, bestBytes, budgets := base, st.methodBytes, io.UnrollFunc
-	for _, name := range names {
-		lastBytes, lastMs := -1, bestMs
+	g := &grower{in: in, opts: opts, card: card, w: w, best: base, io: io, ms: ms, bytes: st.methodBytes}
+	for _, name := range rolledLoopFuncs(mod) {
+		lastBytes, lastMs := -1, g.ms
 		for _, b := range growBudgets {
-			if cur, ok := budgets[name]; ok && cur >= b || !ok && io.Unroll >= b {
+			if cur, ok := g.io.UnrollFunc[name]; ok && cur >= b || !ok && g.io.Unroll >= b {
 				continue
 			}
 			trial := map[string]int{name: b}
-			for k, v := range budgets {
+			for k, v := range g.io.UnrollFunc {
 				if k != name {
 					trial[k] = v
 				}
 			}
-			tio := io
+			tio := g.io
 			tio.UnrollFunc = trial
-			cls, err := compileClassIO(in, tio, opts)
-			if err != nil {
-				break
+			kept, bytes, ms, ok := g.try(tio)
+			if kept {
+				lastBytes, lastMs = bytes, ms
+				continue
 			}
-			st, err := statsOf(cls)
-			if err != nil || st.methodBytes > sizeGoal || st.fits(cls, card) != nil {
-				break
-			}
-			ms, ok := w.cost(cls)
 			if !ok {
 				break
 			}
-			need := max(minGain, gainPerKB*float64(st.methodBytes-bestBytes)/1024)
-			if ms < bestMs*(1-need) {
-				best, bestMs, bestBytes, budgets = cls, ms, st.methodBytes, trial
-				lastBytes, lastMs = st.methodBytes, ms
-				continue
-			}
-			if st.methodBytes == lastBytes && ms == lastMs {
+			if bytes == lastBytes && ms == lastMs {
 				continue // the budget changed nothing yet
 			}
-			if lastBytes < 0 && ms == bestMs {
-				lastBytes, lastMs = st.methodBytes, ms
+			if lastBytes < 0 && ms == g.ms {
+				lastBytes, lastMs = bytes, ms
 				continue
 			}
 			break
 		}
 	}
-	return best
+	g.inlineRuntime()
+	return g.best
+}
+
+// grower is growUnroll's state: the best class so far, its plan, its
+// workload time and bytes.
+type grower struct {
+	in    *backend.Input
+	opts  backend.Options
+	card  Card
+	w     *workload
+	best  *Class
+	io    ir.Options
+	ms    float64
+	bytes int
+}
+
+// try compiles plan tio and keeps it when it fits and pays (minGain,
+// gainPerKB). It returns whether it kept it, the class's bytes and
+// workload time, and false as ok when the plan does not compile, fit or
+// run.
+func (g *grower) try(tio ir.Options) (kept bool, bytes int, ms float64, ok bool) {
+	cls, err := compileClassIO(g.in, tio, g.opts)
+	if err != nil {
+		return false, 0, 0, false
+	}
+	st, err := statsOf(cls)
+	if err != nil || st.methodBytes > sizeGoal || st.fits(cls, g.card) != nil {
+		return false, 0, 0, false
+	}
+	ms, ok = g.w.cost(cls)
+	if !ok {
+		return false, 0, 0, false
+	}
+	need := max(minGain, gainPerKB*float64(st.methodBytes-g.bytes)/1024)
+	if ms < g.ms*(1-need) {
+		g.best, g.io, g.ms, g.bytes = cls, tio, ms, st.methodBytes
+		return true, st.methodBytes, ms, true
+	}
+	return false, st.methodBytes, ms, true
+}
+
+// inlineRuntime tries the runtime (lwrt) with every call inlined into its
+// exports: AES's sub_bytes, one method that rt_enc and rt_enclast call
+// with the state's words and that returns them through carry, is about
+// 1.5 KB once and costs a call and four carry reads a round (AES-CTR with
+// int: 72.5 -> 65.1 ms per block). The runtime's functions are named in
+// the plan's InlineFunc, which the runtime's plan inherits (runtimePlan).
+func (g *grower) inlineRuntime() {
+	rt, err := g.in.Runtime(runtimePlan(g.io))
+	if err != nil {
+		return
+	}
+	tio := g.io
+	tio.InlineFunc = map[string]int{}
+	for k, v := range g.io.InlineFunc {
+		tio.InlineFunc[k] = v
+	}
+	n := 0
+	for _, f := range rt.Funcs {
+		if !f.Export && g.best.hasMethod("rt_"+jname(f.Name)) {
+			tio.InlineFunc[f.QualName] = ir.InlineAll
+			n++
+		}
+	}
+	if n > 0 {
+		g.try(tio)
+	}
 }
 
 // rolledLoopFuncs names the functions of mod (by QualName, in the
