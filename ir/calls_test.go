@@ -364,6 +364,58 @@ export fn e2(x: u32) -> u32 effects none {
 	}
 }
 
+// TestInlineFunc: a per-callee entry overrides the budget for that
+// callee's calls alone.
+func TestInlineFunc(t *testing.T) {
+	src := `module t
+
+fn big(x: u32) -> u32 {
+    var v = x
+    for i in 0..4 {
+        v = (v <<< 7) ^ (v * 0x9e3779b9) ^ (v >> 3)
+    }
+    return v
+}
+
+fn big2(x: u32) -> u32 {
+    var v = x
+    for i in 0..4 {
+        v = (v <<< 9) ^ (v * 0x7f4a7c15) ^ (v >> 5)
+    }
+    return v
+}
+
+export fn e(x: u32) -> u32 effects none {
+    return big(x) + big(x + 1) + big2(x) + big2(x + 2)
+}
+`
+	p := load(t, src)
+	for _, w := range widths {
+		m, err := lower.Compile(p, Options{W: w, Unroll: 0, InlineBudget: 8, InlineFunc: map[string]int{"t.big": InlineAll}, Verify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := map[string]int{}
+		for _, f := range m.Funcs {
+			walkInstrs(f.Body, func(in *Instr) {
+				if in.Op == OpCall {
+					calls[f.Name+"->"+in.Callee.Name]++
+				}
+			})
+		}
+		if calls["e->big2"] != 2 || len(calls) != 1 {
+			t.Errorf("W=%d: calls %v, want e->big2 x2 (big inlined)\n%s", w, calls, m)
+		}
+		for _, x := range []uint64{0, 1, 0xdeadbeef, 0xffffffff} {
+			want, _ := vmRun(p, "e", []lang.Value{{Word: x}})
+			got, err := Run(m, "e", []lang.Value{{Word: x}})
+			if err != nil || got[0].Word != want[0].Word {
+				t.Errorf("W=%d e(%#x) = %v, %v; vm %v", w, x, got, err, want)
+			}
+		}
+	}
+}
+
 // TestVerifyCalls: the checker rejects a call of a function outside the
 // module and a cycle of calls.
 func TestVerifyCalls(t *testing.T) {

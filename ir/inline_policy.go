@@ -16,6 +16,9 @@ type inlinePlan struct {
 // wants reports whether the policy inlines a call of callee.
 func (pl *inlinePlan) wants(callee *Function) bool {
 	b := pl.o.InlineBudget
+	if fb, ok := pl.o.InlineFunc[callee.QualName]; ok {
+		b = fb
+	}
 	switch {
 	case pl.o.KeepExportCalls && callee.Export:
 		return false

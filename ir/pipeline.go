@@ -32,6 +32,12 @@ type Options struct {
 	// nothing. At W=8 a budget of about 16 inlines byte swaps and counter
 	// helpers but keeps BLAKE2b's G (326 instructions) out of line.
 	InlineBudget int
+	// InlineFunc overrides InlineBudget for the calls of the functions it
+	// names (by Function.QualName, MODULE.NAME): InlineAll inlines every
+	// call of that function, a positive budget or InlineNone decides as
+	// InlineBudget would. A backend can inline the callees whose inlining
+	// pays while keeping the others calls.
+	InlineFunc map[string]int
 	// KeepExportCalls keeps every call of an exported function a call,
 	// whatever InlineBudget says: an export made of other exports (a
 	// one-shot call that fills a key context, then uses it) then shares

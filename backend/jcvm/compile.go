@@ -69,6 +69,21 @@ func compileClass(in *backend.Input, opts backend.Options) (*Class, error) {
 	if err != nil {
 		return nil, err
 	}
+	var cls *Class
+	if io.InlineBudget == sizeInline {
+		cls, err = fitSize(in, io, opts)
+	} else {
+		cls, err = compileClassIO(in, io, opts)
+	}
+	if cls != nil && cls.mod != nil {
+		// The module of the class returned, not of every plan tried.
+		in.Use(cls.mod)
+	}
+	return cls, err
+}
+
+// compileClassIO is compileClass with the IR plan io.
+func compileClassIO(in *backend.Input, io ir.Options, opts backend.Options) (*Class, error) {
 	for budget := splitBudget; ; budget /= 2 {
 		cls, err := compileClassSplit(in, io, opts, budget)
 		var big *codeSizeError
@@ -101,12 +116,16 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 	if err != nil {
 		return nil, err
 	}
-	in.Use(mod)
+	if opts.Storage == "" || opts.Storage == "auto" {
+		if err := promoteParams(mod); err != nil {
+			return nil, err
+		}
+	}
 	rtMod, err := in.Runtime(runtimePlan(io))
 	if err != nil {
 		return nil, err
 	}
-	cls := &Class{Name: className(mod.Name), W: io.W, IntArrs: opts.Storage == "arrays" && io.W == 32}
+	cls := &Class{Name: className(mod.Name), W: io.W, IntArrs: opts.Storage == "arrays" && io.W == 32, mod: mod}
 	cls.Carry = &Arr{Name: "carry", Elem: EShort, Len: 1}
 	cls.Fields = append(cls.Fields, cls.Carry)
 	rt := map[string]*Method{}
@@ -137,6 +156,7 @@ func compileClassSplit(in *backend.Input, io ir.Options, opts backend.Options, b
 		if err != nil {
 			return nil, err
 		}
+		m.fn = f
 		cls.Methods = append(cls.Methods, m)
 		cls.Funcs[f] = m
 		if f.Export {
@@ -163,6 +183,7 @@ func runtimePlan(io ir.Options) ir.Options {
 // checks the JCVM's limits on every method.
 func finish(cls *Class, budget int) error {
 	for _, m := range cls.Methods {
+		rollStoreRuns(m)
 		shallow(m)
 	}
 	for _, m := range append([]*Method(nil), cls.Methods...) {

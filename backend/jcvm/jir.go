@@ -256,6 +256,9 @@ type Method struct {
 	Pos   sem.Pos // the source function's declaration (zero for the runtime's)
 	// carryInt marks the class's method reading an int from carry.
 	carryInt bool
+	// fn is the module's function the method (or the piece of one that
+	// split made) was compiled from; nil for the runtime's.
+	fn *ir.Function
 }
 
 // newVar adds a local of kind k to m.
@@ -278,6 +281,8 @@ type Class struct {
 	// Funcs are the methods of the module's functions that calls reach
 	// (exported or not), by IR function.
 	Funcs map[*ir.Function]*Method
+	// mod is the module the class was generated from.
+	mod *ir.Module
 }
 
 // Export describes how an exported Lowent function maps onto its method.

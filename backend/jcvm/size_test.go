@@ -202,3 +202,145 @@ func TestCarryIntHelper(t *testing.T) {
 		t.Errorf("%d methods read ints from carry, want 1", helpers)
 	}
 }
+
+// TestStdlibSizeGoal checks issue 11's size goal for every stdlib module
+// at both widths: at most 32 KB of bytecode (sizeGoal), BLAKE2b at most
+// 24 KB with int (TestBlake2bSize). gcm took 34,369 bytes with int and
+// 44,818 without before fitSize and rolled store runs.
+func TestStdlibSizeGoal(t *testing.T) {
+	for _, noInt := range []bool{false, true} {
+		for _, mod := range stdlibModules {
+			p, err := golden.Load(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
+			if err != nil {
+				t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
+			}
+			st, err := statsOf(cls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			max := 32 << 10
+			if mod == "blake2b" && !noInt {
+				max = 24 << 10
+			}
+			t.Logf("%s noInt=%v: method_bytes=%d", mod, noInt, st.methodBytes)
+			if st.methodBytes > max {
+				t.Errorf("%s noInt=%v: %d bytes of bytecode, want at most %d", mod, noInt, st.methodBytes, max)
+			}
+		}
+	}
+}
+
+// TestStoreRunsRolled: zeroing a local array before a call fills it (gcm's
+// one-shot exports, `var ctx: [38]u64`) is a loop, not one store per
+// element (152 sastores, about 1,200 bytes, in each export), and no method
+// of the stdlib keeps such a run outside a loop.
+func TestStoreRunsRolled(t *testing.T) {
+	for _, noInt := range []bool{false, true} {
+		for _, mod := range stdlibModules {
+			p, err := golden.Load(mod)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
+			if err != nil {
+				t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
+			}
+			for _, m := range cls.Methods {
+				if n := longestStoreRun(m.Body); n >= minStoreRun {
+					t.Errorf("%s noInt=%v: method %s has a run of %d constant stores", mod, noInt, m.Name, n)
+				}
+			}
+		}
+	}
+}
+
+// longestStoreRun is the longest run of constant stores to consecutive
+// elements of one array in ss and its ifs (not in loops).
+func longestStoreRun(ss []Stmt) int {
+	best, run := 0, 0
+	var last *Arr
+	var lastK, lastC int32
+	for _, s := range ss {
+		if s, ok := s.(*SIf); ok {
+			best = max(best, longestStoreRun(s.Then), longestStoreRun(s.Else))
+		}
+		a, k, c, ok := constStore(s)
+		switch {
+		case ok && run > 0 && a == last && c == lastC && k == lastK+1:
+			run++
+		case ok:
+			run = 1
+		default:
+			run = 0
+		}
+		last, lastK, lastC = a, k, c
+		best = max(best, run)
+	}
+	return best
+}
+
+// keccakPair is Keccak-f[1600] absorbing into a state parameter, run in
+// place on the parameter (absorb_inplace) and on a local copy
+// (absorb_local).
+const keccakPair = "testdata/keccak_inplace.lw"
+
+// TestRoundCallsInlined: functions called from a round loop (Keccak's
+// theta and chi, 24 times a block) are inlined when the module stays
+// within the size goal, so that the state of the rounds on a local copy
+// lives in locals: testdata/keccak_inplace.lw's absorb_local took 790 ms
+// per block with int and 809 ms without while theta and chi were methods
+// taking the state as an array. BLAKE2b's compression, called once a
+// block, stays one shared method (TestBlake2bSize).
+func TestRoundCallsInlined(t *testing.T) {
+	p, ds := driver.Load(keccakPair)
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	for _, c := range []struct {
+		noInt bool
+		max   float64 // ms per block
+	}{{false, 150}, {true, 360}} {
+		opts := backend.Options{NoInt: c.noInt}
+		cls, err := compileClass(input(p), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"theta", "rho_pi", "chi"} {
+			if methodsNamed(cls, name) != 0 {
+				t.Errorf("noInt=%v: %s is a method", c.noInt, name)
+			}
+		}
+		ms := slopeMs(t, keccakPair, "absorb_local", 136, opts)
+		t.Logf("noInt=%v: absorb_local %.1f ms per block", c.noInt, ms)
+		if ms > c.max {
+			t.Errorf("noInt=%v: absorb_local %.1f ms per block, want at most %.0f", c.noInt, ms, c.max)
+		}
+	}
+}
+
+// TestOneModuleUsed: the search compiles several plans, but the artifact
+// is generated from one module, the one --emit ir and -d dump print
+// (gcm --no-int is fitted to the goal; sha256 with int grows).
+func TestOneModuleUsed(t *testing.T) {
+	for _, c := range []struct {
+		mod   string
+		noInt bool
+	}{{"gcm", true}, {"sha256", false}, {"aes", false}} {
+		p, err := golden.Load(c.mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := input(p)
+		cls, err := compileClass(in, backend.Options{NoInt: c.noInt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if used := in.Used(); len(used) != 1 || used[0] != cls.mod {
+			t.Errorf("%s noInt=%v: %d modules used, want the class's one", c.mod, c.noInt, len(used))
+		}
+	}
+}

@@ -96,7 +96,7 @@ func (s *splitter) list(ss []Stmt, top bool) []Stmt {
 		for s.cls.hasMethod(s.m.Name + "_" + itoa(s.n)) {
 			s.n++ // a function of the program has that name
 		}
-		child := &Method{Name: s.m.Name + "_" + itoa(s.n), Ret: KVoid, nextID: s.m.nextID, Pos: s.m.Pos}
+		child := &Method{Name: s.m.Name + "_" + itoa(s.n), Ret: KVoid, nextID: s.m.nextID, Pos: s.m.Pos, fn: s.m.fn}
 		if returns {
 			child.Ret = s.m.Ret
 		}
