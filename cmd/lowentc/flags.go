@@ -119,7 +119,7 @@ var flagDefs = sync.OnceValue(func() []flagDef {
 func init() {
 	registerFlags(
 		flagDef{name: "target", arg: "T", rank: 10, cmds: onTarget,
-			help: []string{"vm (default), ir, amd64, arm64, jcvm, mos6502"},
+			help: []string{"vm (default), ir, amd64, arm64, wasm32, jcvm, mos6502"},
 			set:  func(o *options, v string) error { o.target = v; return nil }},
 		flagDef{name: "emit", arg: "KIND", rank: 40, cmds: onCompile,
 			help: []string{"what to write: ir for every target; each backend adds its own kinds"},

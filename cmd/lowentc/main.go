@@ -110,7 +110,7 @@ func failf(stderr io.Writer, format string, args ...any) int {
 
 // usageHead comes before the Flags list of --help, which the registered
 // flags make (usage).
-const usageHead = `lowentc compiles Lowent kernels for the reference VM, amd64, Java Card and the 6502.
+const usageHead = `lowentc compiles Lowent kernels for the reference VM, amd64, arm64, WebAssembly, Java Card and the 6502.
 
 Usage:
   lowentc [flags] FILE.lw                 compile FILE.lw for a target
