@@ -28,7 +28,7 @@ const cliSrc = "testdata/cli/ok.lw"
 var cliContractArgs = [][]string{
 	{},
 	{"--help"}, {"-h"}, {"-help"}, {"help"}, {"--help", "--target", "jcvm"},
-	{"run", "--help"}, {cliSrc, "--help"}, {cliSrc, "-h"}, {"check", "-h", cliSrc},
+	{"run", "--help"}, {cliSrc, "--help"}, {cliSrc, "-h"}, {"check", "-h", cliSrc}, {"bench", "--help"},
 	{"--bogus", cliSrc}, {"-bogus", cliSrc}, {"-x", cliSrc}, {"-xyz", cliSrc}, {"---x", cliSrc},
 	{"--=x", cliSrc}, {"--bogus=3", cliSrc}, {"--d", "dump=all", cliSrc}, {"--W", "8", cliSrc},
 	{"--o", "x", cliSrc}, {"-vo", "x", cliSrc}, {"-ox", cliSrc}, {"-Wx", cliSrc},

@@ -53,6 +53,10 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 			status = exitFail
 		}
 	}()
+	if wantsHelp(args) {
+		fmt.Fprint(stdout, usage())
+		return exitOK
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
@@ -61,12 +65,27 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 			return cmdRun(args[1:], stdout, stderr)
 		case "bench":
 			return cmdBench(args[1:], stdout, stderr)
-		case "help", "-h", "-help", "--help":
+		case "help":
 			fmt.Fprint(stdout, usage())
 			return exitOK
 		}
 	}
 	return cmdCompile(args, stdout, stderr)
+}
+
+// wantsHelp reports whether the command line asks for --help (-h, -help)
+// anywhere before a "--": `lowentc bench --help` prints the usage as
+// `lowentc --help` does, rather than refusing the flag.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // usageError prints one line and returns the usage exit status.
