@@ -67,6 +67,8 @@ var cliContractArgs = [][]string{
 	{"--target", "wasm32", "--hw", "simd128", cliSrc}, {"run", "--target", "wasm32", "--hw", "aes", cliSrc, "f", "x=1"},
 	{"run", "--target", "wasm32", "--hw", "none", cliSrc, "f", "x=1"}, {"--target", "wasm32", "--emit", "dts", cliSrc},
 	{"--target", "wasm32", "--emit", "nosuch", cliSrc},
+	{"run", "--target", "mos6502", "--opt", "balanced", "--stats", cliSrc, "f", "x=7"},
+	{"--target", "mos6502", "--opt=balanced", "--emit", "ir", cliSrc}, {"--target", "mos6502", "--opt", "Balanced", cliSrc},
 }
 
 // wallClock matches the host's time of a call, which differs run to run.
