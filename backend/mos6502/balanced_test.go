@@ -3,6 +3,7 @@ package mos6502
 import (
 	"bytes"
 	"crypto/sha256"
+	"crypto/sha512"
 	"strings"
 	"testing"
 
@@ -121,5 +122,44 @@ func TestPRGDefaultBalanced(t *testing.T) {
 	}
 	if !bytes.Equal(asm, speed) {
 		t.Errorf("--emit asm without --opt is not the speed source")
+	}
+}
+
+// TestBalancedRolledBytes: a module that no configuration of speed's fits
+// in the balanced limits gets the byte generator rolled (size's layout)
+// when that fits, before the interpreter: SHA-512, 8 times faster than
+// --opt size's interpreter for the same limits.
+func TestBalancedRolledBytes(t *testing.T) {
+	p, err := golden.Load("sha512")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := build(input(p), backend.Options{Opt: "balanced"}, layout{org: runOrg, linear: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prog.cfg.w == wideW {
+		t.Errorf("sha512 --opt balanced: the interpreter (%v), not the byte generator", prog.cfg)
+	}
+	size := prog.img.labels["progend"] - runOrg
+	lines := strings.Count(prog.src, "\n")
+	if size > balancedLimit || lines > balancedLines {
+		t.Errorf("sha512 --opt balanced: %d bytes, %d lines", size, lines)
+	}
+	for _, n := range []int{0, 3, 111, 112, 300} {
+		msg := bytes.Repeat([]byte{byte(n)}, n)
+		args := []lang.Value{bytesValue(msg), bytesValue(make([]byte, 64))}
+		_, _, cycles, err := prog.callOn("sha512", args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, 64)
+		for i, x := range args[1].Elems {
+			got[i] = byte(x)
+		}
+		if want := sha512.Sum512(msg); !bytes.Equal(got, want[:]) {
+			t.Errorf("%d bytes: %x, want %x", n, got, want)
+		}
+		t.Logf("%v: %d bytes, %d lines; %d bytes hashed in %d cycles", prog.cfg, size, lines, n, cycles)
 	}
 }

@@ -185,6 +185,18 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 	if _, tooBig := err.(*fitError); !tooBig {
 		return prog, err
 	}
+	if opts.Opt == "balanced" {
+		// Under the same limits: the byte generator rolled and without
+		// the 256-byte linear-map tables (size's layout), then the
+		// interpreter, in that order: fastest first.
+		sl := lay
+		sl.linear, sl.size = false, true
+		cs := configs(true)
+		prog, err = search(in, opts, sl, append(cs[1:], cs[0]), limit, map[[32]byte]error{})
+		if _, tooBig := err.(*fitError); !tooBig {
+			return prog, err
+		}
+	}
 	// sizeLimit is a goal, and speed is no use without a program: what
 	// fits no configuration of its mode gets the first size configuration
 	// that fits memory rather than nothing.
