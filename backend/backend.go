@@ -25,7 +25,7 @@ type Options struct {
 	NoInt     bool      // jcvm: no 32-bit int (16-bit limbs)
 	Card      string    // jcvm: card profile for the cost model (jcop4, jcop3, jcop41, jcop31)
 	Storage   string    // jcvm: force a storage layout (reproduces the calibration variants)
-	Opt       string    // mos6502: speed (default) or size
+	Opt       string    // mos6502: speed (default; balanced for --emit prg), balanced or size
 	Timing    string    // mos6502: ideal (default) or c64 (the VIC-II's badlines)
 	MaxCycles uint64    // mos6502: the cycle cap of a call; 0: the default
 	Entry     string    // mos6502 --emit prg: the export the C64 program calls; "": the default

@@ -23,10 +23,19 @@ var testBuilds = struct {
 // stdlibProgram returns the compiled program of a stdlib module (p, when
 // not nil, is its loaded source).
 func stdlibProgram(mod string, p *lang.Program) (*program, error) {
+	return stdlibProgramOpt(mod, p, "")
+}
+
+// stdlibProgramOpt is stdlibProgram built with --opt opt ("": speed).
+func stdlibProgramOpt(mod string, p *lang.Program, opt string) (*program, error) {
 	testBuilds.mu.Lock()
 	defer testBuilds.mu.Unlock()
-	if prog, ok := testBuilds.progs[mod]; ok {
-		return prog, testBuilds.errs[mod]
+	key := mod
+	if opt != "" {
+		key += "/" + opt
+	}
+	if prog, ok := testBuilds.progs[key]; ok {
+		return prog, testBuilds.errs[key]
 	}
 	if p == nil {
 		var err error
@@ -34,8 +43,8 @@ func stdlibProgram(mod string, p *lang.Program) (*program, error) {
 			return nil, err
 		}
 	}
-	prog, err := build(input(p), backend.Options{}, layout{org: runOrg, linear: true})
-	testBuilds.progs[mod], testBuilds.errs[mod] = prog, err
+	prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+	testBuilds.progs[key], testBuilds.errs[key] = prog, err
 	return prog, err
 }
 
@@ -61,6 +70,20 @@ func TestGolden(t *testing.T) {
 		}
 		r := &Runner{prog: prog}
 		res, _, err := r.Run(fn.Name, args)
+		return res, err
+	}
+	golden.Run(t, run, golden.Cases(goldenSeed(t)))
+}
+
+// TestGoldenBalanced runs the whole golden suite in the emulator on the
+// --opt balanced programs.
+func TestGoldenBalanced(t *testing.T) {
+	run := func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+		prog, err := stdlibProgramOpt(p.Root.Module, p, "balanced")
+		if err != nil {
+			return nil, err
+		}
+		res, _, err := (&Runner{prog: prog}).Run(fn.Name, args)
 		return res, err
 	}
 	golden.Run(t, run, golden.Cases(goldenSeed(t)))

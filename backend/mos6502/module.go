@@ -14,6 +14,9 @@ type layout struct {
 	linear bool // synthesize linear maps into tables
 	prg    bool // a C64 program: BASIC stub and driver (prg.go) before org
 	size   bool // --opt size: reuse computed pointers, shared helpers
+	// maxLines, when not 0, bounds the lines of the module's source
+	// (--opt balanced: balancedLines); a longer one does not fit.
+	maxLines int
 	// noBlank (tests only) leaves the screen on in the C64 program.
 	noBlank bool
 	// entry and outLen: the export the C64 program calls and the bytes

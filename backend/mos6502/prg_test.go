@@ -65,7 +65,7 @@ func (m *cia2) LoadByte(addr uint16) byte {
 // that the zero page BASIC owns is intact. The same program with the
 // screen left on prints more: the badlines the blanking avoids.
 func TestPRG(t *testing.T) {
-	for _, opt := range []string{"speed", "size"} {
+	for _, opt := range []string{"speed", "balanced", "size"} {
 		t.Run(opt, func(t *testing.T) {
 			p, err := golden.Load("sha256")
 			if err != nil {

@@ -27,6 +27,10 @@ const (
 	randomLongN    = 200
 )
 
+// randomBalancedEvery: one seed in randomBalancedEvery is also built with
+// --opt balanced (a slice: its configurations are speed's, under a limit).
+const randomBalancedEvery = 4
+
 // randomSets is the number of argument sets each export is run on.
 const randomSets = 3
 
@@ -45,7 +49,8 @@ type randomResult struct {
 }
 
 // TestRandomPrograms compiles random well-typed programs (the generator
-// the IR is tested with) for the 6502, in the default mode and --opt size,
+// the IR is tested with) for the 6502, in the default mode and --opt size
+// (and one seed in randomBalancedEvery with --opt balanced),
 // lints the emitted source and compares every export's outcome with the
 // reference VM's on several argument sets.
 func TestRandomPrograms(t *testing.T) {
@@ -58,6 +63,9 @@ func TestRandomPrograms(t *testing.T) {
 	var jobs []job
 	for s := seed0; s < seed0+n; s++ {
 		jobs = append(jobs, job{s, ""}, job{s, "size"})
+		if s%randomBalancedEvery == 0 {
+			jobs = append(jobs, job{s, "balanced"})
+		}
 	}
 	// The large programs (one seed in sixteen) take longest to build (the
 	// configuration search): first, so that no one of them is the tail.
@@ -103,7 +111,7 @@ func TestRandomPrograms(t *testing.T) {
 			t.Errorf("seed %d %s: not TMP source: %v\n%s", r.seed, mode, r.lint, replay)
 		}
 	}
-	for _, mode := range []string{"speed", "size"} {
+	for _, mode := range []string{"speed", "size", "balanced"} {
 		t.Logf("%s: %d programs, %d refused for target limits", mode, runs[mode], refused[mode])
 		if refused[mode]*100 > randomRefuseShare*runs[mode] {
 			t.Errorf("%s: %d of %d programs refused, more than %d%%", mode, refused[mode], runs[mode], randomRefuseShare)
@@ -119,7 +127,8 @@ func TestRandomPrograms(t *testing.T) {
 	}
 }
 
-// runRandom checks the program of seed in one mode ("" for speed, "size").
+// runRandom checks the program of seed in one mode ("" for speed, "size",
+// "balanced").
 func runRandom(seed uint64, opt string) (res randomResult) {
 	start := time.Now()
 	defer func() { res.dur = time.Since(start) }()

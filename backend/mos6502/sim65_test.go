@@ -113,13 +113,18 @@ var rfcKey, rfcNonce = func() ([]byte, []byte) {
 
 // sim65Agree runs each case in go6502 and in sim65 and compares.
 func sim65Agree(t *testing.T, cases []golden.Case) {
+	sim65AgreeOpt(t, cases, "")
+}
+
+// sim65AgreeOpt is sim65Agree on the programs built with --opt opt.
+func sim65AgreeOpt(t *testing.T, cases []golden.Case, opt string) {
 	var ps golden.Programs
 	for _, c := range cases {
 		p, err := ps.Get(c.Module)
 		if err != nil {
 			t.Fatal(err)
 		}
-		prog, err := stdlibProgram(c.Module, p)
+		prog, err := stdlibProgramOpt(c.Module, p, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,8 +39,10 @@ func init() {
 
 // validate checks the options the target reads.
 func validate(opts backend.Options) error {
-	if opts.Opt != "" && opts.Opt != "speed" && opts.Opt != "size" {
-		return fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
+	switch opts.Opt {
+	case "", "speed", "size", "balanced":
+	default:
+		return fmt.Errorf("mos6502: --opt %q: want speed, balanced or size", opts.Opt)
 	}
 	switch opts.Timing {
 	case "", "ideal", "c64", "c64-blank":
@@ -61,6 +63,16 @@ const runOrg = 0x0800
 const (
 	codeLimit = 0xd000 // the C64 I/O area; arguments go after the program, up to $FF00
 	sizeLimit = 8192
+)
+
+// --opt balanced: the fastest configuration (in speed's order of
+// preference) whose program (code, tables, variables) takes at most
+// balancedLimit bytes and whose source at most balancedLines lines, so
+// that it leaves a C64 program room and loads into Turbo Macro Pro on the
+// machine. A module no such configuration fits gets --opt size's.
+const (
+	balancedLimit = 16384
+	balancedLines = 4000
 )
 
 // unrollBudgets are the IR unroll budgets tried, largest first, until the
@@ -123,6 +135,11 @@ func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if opts.Opt == "" {
+			// The C64 program has to share the machine with its user's
+			// own: balanced unless asked otherwise.
+			opts.Opt = "balanced"
+		}
 		prog, err := build(in, opts, layout{org: prgOrgFor(n), linear: true, prg: true, entry: entry, outLen: n})
 		if err != nil {
 			return nil, err
@@ -145,12 +162,17 @@ func build(in *backend.Input, opts backend.Options, lay layout) (*program, error
 func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, error) {
 	limit := codeLimit - lay.org
 	size := opts.Opt == "size"
-	if size {
+	switch opts.Opt {
+	case "size":
 		limit = sizeLimit
 		lay.linear = false // 256 bytes a table: shifts are smaller
 		lay.size = true
-	} else if opts.Opt != "" && opts.Opt != "speed" {
-		return nil, fmt.Errorf("mos6502: --opt %q: want speed or size", opts.Opt)
+	case "balanced":
+		limit = min(limit, balancedLimit)
+		lay.maxLines = balancedLines
+	case "", "speed":
+	default:
+		return nil, fmt.Errorf("mos6502: --opt %q: want speed, balanced or size", opts.Opt)
 	}
 	if err := checkArrays(in, lay); err != nil {
 		return nil, err
@@ -163,10 +185,22 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 	if _, tooBig := err.(*fitError); !tooBig {
 		return prog, err
 	}
+	if opts.Opt == "balanced" {
+		// Under the same limits: the byte generator rolled and without
+		// the 256-byte linear-map tables (size's layout), then the
+		// interpreter, in that order: fastest first.
+		sl := lay
+		sl.linear, sl.size = false, true
+		cs := configs(true)
+		prog, err = search(in, opts, sl, append(cs[1:], cs[0]), limit, map[[32]byte]error{})
+		if _, tooBig := err.(*fitError); !tooBig {
+			return prog, err
+		}
+	}
 	// sizeLimit is a goal, and speed is no use without a program: what
 	// fits no configuration of its mode gets the first size configuration
 	// that fits memory rather than nothing.
-	lay.linear, lay.size = false, true
+	lay.linear, lay.size, lay.maxLines = false, true, 0
 	return search(in, opts, lay, configs(true), codeLimit-lay.org, map[[32]byte]error{})
 }
 
@@ -371,6 +405,9 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 		return nil, &fitError{msg: fmt.Sprintf("mos6502: program is about %d bytes, more than the %d available", est, limit)}
 	}
 	src = configComment(c) + src
+	if n := strings.Count(src, "\n"); lay.maxLines > 0 && n > lay.maxLines {
+		return nil, &fitError{msg: fmt.Sprintf("mos6502: source is %d lines, more than the %d allowed", n, lay.maxLines)}
+	}
 	base := lay.org
 	if lay.prg {
 		drv, err := driverSource(abis[0], lay.entry, lay.outLen, !lay.noBlank)

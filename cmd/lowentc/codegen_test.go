@@ -32,6 +32,7 @@ var codegenArtifacts = []struct {
 	{"noint.jca", []string{"--target", "jcvm", "--no-int", "--emit", "jca"}},
 	{"speed.asm", []string{"--target", "mos6502", "--opt", "speed", "--emit", "asm"}},
 	{"size.asm", []string{"--target", "mos6502", "--opt", "size", "--emit", "asm"}},
+	{"balanced.asm", []string{"--target", "mos6502", "--opt", "balanced", "--emit", "asm"}},
 	{"wasm32.ll", []string{"--target", "wasm32", "--emit", "ll"}},
 	{"wasm32.d.ts", []string{"--target", "wasm32", "--emit", "dts"}},
 }

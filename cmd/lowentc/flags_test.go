@@ -71,6 +71,8 @@ var cliContractArgs = [][]string{
 	{"run", "--target", "arm64", "--hw", "auto", cliSrc, "f", "x=1"}, {"run", "--target", "arm64", "--hw", "crypto", cliSrc, "f", "x=1"},
 	{"--target", "arm64", "--emit", "h", cliSrc}, {"--target", "arm64", "--emit", "nosuch", cliSrc},
 	{"--target", "vm", "--hw", "crypto", cliSrc},
+	{"run", "--target", "mos6502", "--opt", "balanced", "--stats", cliSrc, "f", "x=7"},
+	{"--target", "mos6502", "--opt=balanced", "--emit", "ir", cliSrc}, {"--target", "mos6502", "--opt", "Balanced", cliSrc},
 }
 
 // wallClock matches the host's time of a call, which differs run to run.

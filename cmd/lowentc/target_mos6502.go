@@ -23,10 +23,11 @@ func init() {
 	m := []string{"mos6502"}
 	registerFlags(
 		flagDef{name: "opt", arg: "O", rank: 100, cmds: onTarget, targets: m, strict: true,
-			help: []string{"mos6502: speed (default) or size"},
+			help: []string{"mos6502: speed (default), balanced (default for --emit prg: the fastest",
+				"program of at most 16 KB and 4,000 source lines) or size"},
 			set: func(o *options, v string) error {
-				if v != "speed" && v != "size" {
-					return fmt.Errorf("--opt takes speed or size, not %q", v)
+				if v != "speed" && v != "size" && v != "balanced" {
+					return fmt.Errorf("--opt takes speed, balanced or size, not %q", v)
 				}
 				o.be.Opt = v
 				return nil

@@ -1,0 +1,165 @@
+package mos6502
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/sha512"
+	"strings"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/stdlib/golden"
+)
+
+// balancedSHA256Cycles bounds SHA-256 "Hello C64" in --opt balanced, under
+// the C64 timing model with the screen blanked (the emulator's count is
+// exact, so this is a bound on the generated code). It is the figure the
+// mode reaches today; the goal of issue 12 is 58,514, the hand-written
+// record (docs/mos6502.md, "Modes").
+const balancedSHA256Cycles = 192914
+
+// TestBalancedSHA256 pins the --opt balanced conditions on SHA-256: the
+// program (code, tables, variables) at most balancedLimit bytes, its
+// source at most balancedLines lines (and TMP source), "Hello C64" within
+// balancedSHA256Cycles under the C64 model with the screen blanked, and
+// the digest right for every message from empty to 119 bytes (what the C64
+// program reads) and for longer ones.
+func TestBalancedSHA256(t *testing.T) {
+	p, err := golden.Load("sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := build(input(p), backend.Options{Opt: "balanced"}, layout{org: runOrg, linear: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := prog.img.labels["progend"] - runOrg
+	lines := strings.Count(prog.src, "\n")
+	if size > balancedLimit {
+		t.Errorf("%d bytes, more than %d", size, balancedLimit)
+	}
+	if lines > balancedLines {
+		t.Errorf("%d lines of source, more than %d", lines, balancedLines)
+	}
+	if errs := Lint(prog.src); len(errs) > 0 {
+		t.Errorf("not TMP source: %v", errs[:min(3, len(errs))])
+	}
+	prog.run = runOpts{c64: true, blank: true}
+	hash := func(msg []byte) ([]byte, uint64) {
+		args := []lang.Value{bytesValue(msg), bytesValue(make([]byte, 32))}
+		_, _, cycles, err := prog.callOn("sha256", args)
+		if err != nil {
+			t.Fatalf("%d bytes: %v", len(msg), err)
+		}
+		out := make([]byte, 32)
+		for i, x := range args[1].Elems {
+			out[i] = byte(x)
+		}
+		return out, cycles
+	}
+	_, cycles := hash([]byte("Hello C64"))
+	if cycles > balancedSHA256Cycles {
+		t.Errorf("\"Hello C64\": %d cycles, more than %d", cycles, balancedSHA256Cycles)
+	}
+	t.Logf("%v: %d bytes, %d lines, \"Hello C64\" %d cycles", prog.cfg, size, lines, cycles)
+	var msgs [][]byte
+	for n := 0; n <= 119; n++ {
+		m := make([]byte, n)
+		for i := range m {
+			m[i] = byte(' ' + (i*7+n)%95)
+		}
+		msgs = append(msgs, m)
+	}
+	msgs = append(msgs, bytes.Repeat([]byte{0xa5}, 128), bytes.Repeat([]byte("C64"), 333))
+	for _, m := range msgs {
+		want := sha256.Sum256(m)
+		if got, _ := hash(m); !bytes.Equal(got, want[:]) {
+			t.Errorf("%d bytes: %x, want %x", len(m), got, want)
+		}
+	}
+}
+
+// TestBalancedSim65Agrees runs balanced SHA-256 and ChaCha20 in sim65 too:
+// the same output and cycle count as the emulator. (BLAKE2b fits no
+// balanced configuration and gets --opt size's interpreter, which this
+// sim65 harness does not run.)
+func TestBalancedSim65Agrees(t *testing.T) {
+	sim65AgreeOpt(t, []golden.Case{
+		golden.SHA256Case("sha256/empty", nil),
+		golden.SHA256Case("sha256/hello", []byte("Hello C64")),
+		golden.SHA256Case("sha256/119", bytes.Repeat([]byte{'x'}, 119)),
+		golden.SHA256Case("sha256/300", bytes.Repeat([]byte{7}, 300)),
+		golden.ChaCha20XORCase("chacha20/100", bytes.Repeat([]byte{5}, 32), bytes.Repeat([]byte{6}, 12), 7, bytes.Repeat([]byte{8}, 100)),
+	}, "balanced")
+}
+
+// TestPRGDefaultBalanced: --emit prg without --opt is the balanced
+// program; --emit asm without --opt stays speed's.
+func TestPRGDefaultBalanced(t *testing.T) {
+	p, err := golden.Load("sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := compileArtifact(input(p), backend.Options{Emit: "prg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bal, err := compileArtifact(input(p), backend.Options{Emit: "prg", Opt: "balanced"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(def, bal) {
+		t.Errorf("--emit prg: %d bytes by default, %d with --opt balanced, and they differ", len(def), len(bal))
+	}
+	asm, err := compileArtifact(input(p), backend.Options{Emit: "asm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	speed, err := compileArtifact(input(p), backend.Options{Emit: "asm", Opt: "speed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(asm, speed) {
+		t.Errorf("--emit asm without --opt is not the speed source")
+	}
+}
+
+// TestBalancedRolledBytes: a module that no configuration of speed's fits
+// in the balanced limits gets the byte generator rolled (size's layout)
+// when that fits, before the interpreter: SHA-512, 8 times faster than
+// --opt size's interpreter for the same limits.
+func TestBalancedRolledBytes(t *testing.T) {
+	p, err := golden.Load("sha512")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := build(input(p), backend.Options{Opt: "balanced"}, layout{org: runOrg, linear: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prog.cfg.w == wideW {
+		t.Errorf("sha512 --opt balanced: the interpreter (%v), not the byte generator", prog.cfg)
+	}
+	size := prog.img.labels["progend"] - runOrg
+	lines := strings.Count(prog.src, "\n")
+	if size > balancedLimit || lines > balancedLines {
+		t.Errorf("sha512 --opt balanced: %d bytes, %d lines", size, lines)
+	}
+	for _, n := range []int{0, 3, 111, 112, 300} {
+		msg := bytes.Repeat([]byte{byte(n)}, n)
+		args := []lang.Value{bytesValue(msg), bytesValue(make([]byte, 64))}
+		_, _, cycles, err := prog.callOn("sha512", args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, 64)
+		for i, x := range args[1].Elems {
+			got[i] = byte(x)
+		}
+		if want := sha512.Sum512(msg); !bytes.Equal(got, want[:]) {
+			t.Errorf("%d bytes: %x, want %x", n, got, want)
+		}
+		t.Logf("%v: %d bytes, %d lines; %d bytes hashed in %d cycles", prog.cfg, size, lines, n, cycles)
+	}
+}
