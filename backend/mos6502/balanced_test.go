@@ -81,9 +81,8 @@ func TestBalancedSHA256(t *testing.T) {
 }
 
 // TestBalancedSim65Agrees runs balanced SHA-256 and ChaCha20 in sim65 too:
-// the same output and cycle count as the emulator. (BLAKE2b fits no
-// balanced configuration and gets --opt size's interpreter, which this
-// sim65 harness does not run.)
+// the same output and cycle count as the emulator. (The modules that fall
+// back to --opt size's interpreter are in TestSim65AgreesBalanced.)
 func TestBalancedSim65Agrees(t *testing.T) {
 	sim65AgreeOpt(t, []golden.Case{
 		golden.SHA256Case("sha256/empty", nil),
