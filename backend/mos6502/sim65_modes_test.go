@@ -2,7 +2,11 @@ package mos6502
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"testing"
+
+	"github.com/lowent/lowentc/backend"
 
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -68,4 +72,48 @@ func TestSim65RolThunk(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSim65PerBlock prints, for docs/mos6502.md, the cycles per block of
+// BLAKE2b (128 bytes), GHASH, AES-128-CTR and AES-128-GCM seal (16) in the
+// three modes, as `lowentc bench --block B` fits them (1 to 32 blocks,
+// least squares), in go6502 and in sim65, and each program's size; every
+// run is also a sim65 agreement check. It takes minutes (every mode's
+// build and 72 runs in each emulator): LOWENT_SIM65_TABLE=1 runs it.
+func TestSim65PerBlock(t *testing.T) {
+	if os.Getenv("LOWENT_SIM65_TABLE") == "" {
+		t.Skip("LOWENT_SIM65_TABLE=1 prints the per-block table")
+	}
+	rep := func(b byte, n int) []byte { return bytes.Repeat([]byte{b}, n) }
+	rows := []struct {
+		name, mod string
+		block     int
+		mk        func(n int) golden.Case
+	}{
+		{"blake2b", "blake2b", 128, func(n int) golden.Case { return golden.Blake2bCase("blake2b", rep(9, n)) }},
+		{"ghash", "ghash", 16, func(n int) golden.Case { return golden.GHASHCase("ghash", rep(3, 16), rep(5, n)) }},
+		{"aes128_ctr", "aes", 16, func(n int) golden.Case { return golden.CTRCase("aes128_ctr", rep(1, 16), rep(2, 16), rep(3, n)) }},
+		{"aes128_gcm_seal", "gcm", 16, func(n int) golden.Case {
+			return golden.GCMSealCase("aes128_gcm_seal", rep(1, 16), rep(2, 12), nil, rep(4, n))
+		}},
+	}
+	var ps golden.Programs
+	out := "| export (block) | mode | per block, go6502 | per block, sim65 | program bytes |\n|---|---|---|---|---|\n"
+	for _, r := range rows {
+		for _, opt := range []string{"speed", "balanced", "size"} {
+			var xs, gys, sys []float64
+			for _, k := range []int{1, 2, 4, 8, 16, 32} {
+				g, s := sim65Case(t, &ps, r.mk(k*r.block), opt)
+				xs, gys, sys = append(xs, float64(k)), append(gys, float64(g)), append(sys, float64(s))
+			}
+			gs, _ := backend.FitLine(xs, gys)
+			ss, _ := backend.FitLine(xs, sys)
+			prog, err := stdlibProgramOpt(r.mod, nil, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out += fmt.Sprintf("| %s (%d B) | %s | %.6g | %.6g | %d |\n", r.name, r.block, opt, gs, ss, prog.img.labels["progend"]-runOrg)
+		}
+	}
+	t.Log("\n" + out)
 }

@@ -31,10 +31,14 @@ func sim65Binary(m *machine, zp []byte, entry, out, n, top int) []byte {
 	code = append(code, 0x20, byte(entry), byte(entry>>8)) // jsr entry
 	// exit(XOR of the n output bytes): sim65's write hook returned to a
 	// wrong address in our hands, so the output is checked as a checksum
-	// in the exit code, n <= 255.
-	code = append(code, 0xa2, 0x00, 0xa9, 0x00, // ldx #0 / lda #0
-		0x5d, byte(out), byte(out>>8), 0xe8, 0xe0, byte(n), 0xd0, 0xf8, // eor out,x / inx / cpx #n / bne
-		0x20, 0xf9, 0xff) // jsr exit
+	// in the exit code, XORed 256 bytes (or what is left) a loop.
+	code = append(code, 0xa9, 0x00) // lda #0
+	for a := out; a < out+n; a += 256 {
+		k := min(256, out+n-a)
+		code = append(code, 0xa2, 0x00, // ldx #0
+			0x5d, byte(a), byte(a>>8), 0xe8, 0xe0, byte(k), 0xd0, 0xf8) // eor a,x / inx / cpx #k / bne
+	}
+	code = append(code, 0x20, 0xf9, 0xff) // jsr exit
 	img := make([]byte, top-simStub)
 	for a := simStub; a < top; a++ {
 		img[a-simStub] = m.mem.LoadByte(uint16(a))
@@ -106,9 +110,10 @@ func rolThunkExtra(t *testing.T) int64 {
 	return cost(rolThunk(runOrg, 0x3000)) - rol
 }
 
-// sim65StubEnd is the first byte after sim65Binary's stub for zp.
-func sim65StubEnd(zp []byte) int {
-	return simStub + 4*max(0, len(zp)-zpFirst) + 3 + 15
+// sim65StubEnd is the first byte after sim65Binary's stub for zp and n
+// output bytes.
+func sim65StubEnd(zp []byte, n int) int {
+	return simStub + 4*max(0, len(zp)-zpFirst) + 3 + 2 + 10*((n+255)/256) + 3
 }
 
 var cyclesRe = regexp.MustCompile(`(\d+) cycles`)
@@ -187,113 +192,123 @@ func sim65Agree(t *testing.T, cases []golden.Case) {
 func sim65AgreeOpt(t *testing.T, cases []golden.Case, opt string) {
 	var ps golden.Programs
 	for _, c := range cases {
-		p, err := ps.Get(c.Module)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prog, err := stdlibProgramOpt(c.Module, p, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		args := c.Args()
-		fn := p.Export(c.Export)
-		m, abi, bufs, err := prog.setup(fn.Name, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zpEnd := zpFirst
-		for _, pa := range abi.Params {
-			zpEnd = max(zpEnd, pa.Ptr+2, pa.Len+2)
-			for _, l := range pa.Limbs {
-				zpEnd = max(zpEnd, l+1)
-			}
-		}
-		zp := make([]byte, zpEnd)
-		for a := range zp {
-			zp[a] = m.mem.LoadByte(uint16(a))
-		}
-		outBuf := bufs[len(bufs)-1]
-		top := outBuf.addr + outBuf.n + 1
-		entry := prog.img.labels[abi.Label]
-		bin := sim65Binary(m, zp, entry, outBuf.addr, outBuf.n, top)
-		// The same stub with the export replaced by a lone RTS: the
-		// difference of the two totals is the call's cost minus 12.
-		// The RTS sits just below the program, above the longest stub
-		// (4 bytes per zero-page byte set).
-		retAddr := runOrg - 1
-		m.mem.StoreByte(uint16(retAddr), 0x60)
-		base := sim65Binary(m, zp, retAddr, outBuf.addr, outBuf.n, top)
-		m.mem.StoreByte(uint16(retAddr), 0x00)
-
-		// go6502, counting taken branches at $xxFE and $xxFF on the way
-		// (sim65 2.19 compares the target with the branch's own page, not
-		// with the page of the next instruction).
-		var fix int64
-		var lastPC uint16
-		var lastBranch bool
-		rolSeen := map[uint16]bool{}
-		var rolSites []uint16
-		var rolRuns int64
-		var rolErr error
-		hook := func(mm *machine) bool {
-			pc := mm.cpu.Reg.PC
-			if mm.mem.LoadByte(pc) == 0x3e { // rol abs,x: see patchSim65RolAbsX
-				o := int(pc) - simStub + sim65HeaderLen
-				if int(pc) < runOrg || o+2 >= len(bin) || bin[o] != 0x3e ||
-					bin[o+1] != mm.mem.LoadByte(pc+1) || bin[o+2] != mm.mem.LoadByte(pc+2) {
-					rolErr = fmt.Errorf("rol abs,x at $%04x is not the loaded program's", pc)
-				}
-				if !rolSeen[pc] {
-					rolSeen[pc] = true
-					rolSites = append(rolSites, pc)
-				}
-				rolRuns++
-			}
-			if lastBranch && pc != lastPC+2 {
-				if pc>>8 == (lastPC+2)>>8 {
-					fix++ // sim65 compares with the branch's own page
-				} else if pc>>8 == lastPC>>8 {
-					fix--
-				}
-			}
-			op := mm.mem.LoadByte(pc)
-			lastPC, lastBranch = pc, pc&0xff >= 0xfe && op&0x1f == 0x10
-			return false
-		}
-		cycles, err := m.call(entry, hook)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rolErr != nil {
-			t.Fatalf("%s: %v", c.Name, rolErr)
-		}
-		if len(rolSites) > 0 {
-			at := retAddr - rolThunkLen*len(rolSites)
-			if at < sim65StubEnd(zp) {
-				t.Fatalf("%s: %d rol abs,x thunks do not fit below $%04x", c.Name, len(rolSites), retAddr)
-			}
-			patchSim65RolAbsX(bin, rolSites, at)
-			patchSim65RolAbsX(base, rolSites, at)
-		}
-		got := make([]byte, outBuf.n)
-		for i := range got {
-			got[i] = m.mem.LoadByte(uint16(outBuf.addr + i))
-		}
-		simOut, simTotal := runSim65(t, bin)
-		_, simBase := runSim65(t, base)
-		var sum byte
-		for _, x := range got {
-			sum ^= x
-		}
-		if simOut != sum {
-			t.Errorf("%s: sim65 output checksum %#x, go6502 %#x", c.Name, simOut, sum)
-		}
-		// Each thunked ROL abs,X costs sim65 rolThunkExtra cycles more.
-		simCall := int64(simTotal-simBase) + 12 - rolThunkExtra(t)*rolRuns
-		if simCall != int64(cycles)+fix {
-			t.Errorf("%s: sim65 %d cycles, go6502 %d (+%d for $xxFE-$xxFF branches)", c.Name, simCall, cycles, fix)
-		}
-		t.Log(fmt.Sprintf("%s: go6502 %d cycles, sim65 %d, $xxFE-$xxFF correction %d, %d rol abs,x thunked (%d sites)",
-			c.Name, cycles, simCall, fix, rolRuns, len(rolSites)))
+		sim65Case(t, &ps, c, opt)
 	}
+}
+
+// sim65Case runs c in go6502 and in sim65 on the program built with --opt
+// opt, compares them and returns both cycle counts of the call (sim65's
+// without the cycles of the harness's ROL abs,X thunks, before the
+// $xxFE-$xxFF branch correction).
+func sim65Case(t *testing.T, ps *golden.Programs, c golden.Case, opt string) (goCycles, simCycles int64) {
+	t.Helper()
+	p, err := ps.Get(c.Module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := stdlibProgramOpt(c.Module, p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := c.Args()
+	fn := p.Export(c.Export)
+	m, abi, bufs, err := prog.setup(fn.Name, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zpEnd := zpFirst
+	for _, pa := range abi.Params {
+		zpEnd = max(zpEnd, pa.Ptr+2, pa.Len+2)
+		for _, l := range pa.Limbs {
+			zpEnd = max(zpEnd, l+1)
+		}
+	}
+	zp := make([]byte, zpEnd)
+	for a := range zp {
+		zp[a] = m.mem.LoadByte(uint16(a))
+	}
+	outBuf := bufs[len(bufs)-1]
+	top := outBuf.addr + outBuf.n + 1
+	entry := prog.img.labels[abi.Label]
+	bin := sim65Binary(m, zp, entry, outBuf.addr, outBuf.n, top)
+	// The same stub with the export replaced by a lone RTS: the
+	// difference of the two totals is the call's cost minus 12.
+	// The RTS sits just below the program, above the longest stub
+	// (4 bytes per zero-page byte set).
+	retAddr := runOrg - 1
+	m.mem.StoreByte(uint16(retAddr), 0x60)
+	base := sim65Binary(m, zp, retAddr, outBuf.addr, outBuf.n, top)
+	m.mem.StoreByte(uint16(retAddr), 0x00)
+
+	// go6502, counting taken branches at $xxFE and $xxFF on the way
+	// (sim65 2.19 compares the target with the branch's own page, not
+	// with the page of the next instruction).
+	var fix int64
+	var lastPC uint16
+	var lastBranch bool
+	rolSeen := map[uint16]bool{}
+	var rolSites []uint16
+	var rolRuns int64
+	var rolErr error
+	hook := func(mm *machine) bool {
+		pc := mm.cpu.Reg.PC
+		if mm.mem.LoadByte(pc) == 0x3e { // rol abs,x: see patchSim65RolAbsX
+			o := int(pc) - simStub + sim65HeaderLen
+			if int(pc) < runOrg || o+2 >= len(bin) || bin[o] != 0x3e ||
+				bin[o+1] != mm.mem.LoadByte(pc+1) || bin[o+2] != mm.mem.LoadByte(pc+2) {
+				rolErr = fmt.Errorf("rol abs,x at $%04x is not the loaded program's", pc)
+			}
+			if !rolSeen[pc] {
+				rolSeen[pc] = true
+				rolSites = append(rolSites, pc)
+			}
+			rolRuns++
+		}
+		if lastBranch && pc != lastPC+2 {
+			if pc>>8 == (lastPC+2)>>8 {
+				fix++ // sim65 compares with the branch's own page
+			} else if pc>>8 == lastPC>>8 {
+				fix--
+			}
+		}
+		op := mm.mem.LoadByte(pc)
+		lastPC, lastBranch = pc, pc&0xff >= 0xfe && op&0x1f == 0x10
+		return false
+	}
+	cycles, err := m.call(entry, hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rolErr != nil {
+		t.Fatalf("%s: %v", c.Name, rolErr)
+	}
+	if len(rolSites) > 0 {
+		at := retAddr - rolThunkLen*len(rolSites)
+		if at < sim65StubEnd(zp, outBuf.n) {
+			t.Fatalf("%s: %d rol abs,x thunks do not fit below $%04x", c.Name, len(rolSites), retAddr)
+		}
+		patchSim65RolAbsX(bin, rolSites, at)
+		patchSim65RolAbsX(base, rolSites, at)
+	}
+	got := make([]byte, outBuf.n)
+	for i := range got {
+		got[i] = m.mem.LoadByte(uint16(outBuf.addr + i))
+	}
+	simOut, simTotal := runSim65(t, bin)
+	_, simBase := runSim65(t, base)
+	var sum byte
+	for _, x := range got {
+		sum ^= x
+	}
+	if simOut != sum {
+		t.Errorf("%s: sim65 output checksum %#x, go6502 %#x", c.Name, simOut, sum)
+	}
+	// Each thunked ROL abs,X costs sim65 rolThunkExtra cycles more.
+	simCall := int64(simTotal-simBase) + 12 - rolThunkExtra(t)*rolRuns
+	if simCall != int64(cycles)+fix {
+		t.Errorf("%s: sim65 %d cycles, go6502 %d (+%d for $xxFE-$xxFF branches)", c.Name, simCall, cycles, fix)
+	}
+	t.Log(fmt.Sprintf("%s: go6502 %d cycles, sim65 %d, $xxFE-$xxFF correction %d, %d rol abs,x thunked (%d sites)",
+		c.Name, cycles, simCall, fix, rolRuns, len(rolSites)))
+	return int64(cycles), simCall
 }
