@@ -117,3 +117,76 @@ func TestSim65PerBlock(t *testing.T) {
 	}
 	t.Log("\n" + out)
 }
+
+// TestSizeReadsNoUninitialisedMemory: sim65 and go6502 both start with
+// $FF in every byte, so agreeing between them does not show that a
+// program reads only what it or its loader wrote. Here every byte that
+// is not the program, an argument or a parameter's zero-page byte is
+// first $00, then $5A, then $A5 (a C64 holds whatever was there): the size
+// and balanced programs must give the same output in the same cycles.
+func TestSizeReadsNoUninitialisedMemory(t *testing.T) {
+	for _, opt := range []string{"size", "balanced"} {
+		var ps golden.Programs
+		for _, c := range sim65ModeCases() {
+			p, err := ps.Get(c.Module)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := stdlibProgramOpt(c.Module, p, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn := p.Export(c.Export)
+			var want []byte
+			var wantCycles uint64
+			for i, fill := range []int{-1, 0x00, 0x5a, 0xa5} {
+				m, abi, bufs, err := prog.setup(fn.Name, c.Args())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fill >= 0 {
+					keep := make([]bool, 0x10000)
+					for a := prog.img.org; a < prog.img.org+len(prog.img.data); a++ {
+						keep[a] = true
+					}
+					for _, b := range bufs {
+						for a := b.addr; a < b.addr+b.n*b.per; a++ {
+							keep[a] = true
+						}
+					}
+					for _, pa := range abi.Params {
+						keep[pa.Ptr], keep[pa.Ptr+1] = true, true
+						if pa.Len != 0 {
+							keep[pa.Len], keep[pa.Len+1] = true, true
+						}
+						for _, l := range pa.Limbs {
+							keep[l] = true
+						}
+					}
+					for a := range keep {
+						if !keep[a] {
+							m.mem.StoreByte(uint16(a), byte(fill))
+						}
+					}
+				}
+				cycles, err := m.call(prog.img.labels[abi.Label], nil)
+				if err != nil {
+					t.Fatalf("%s %s, fill %#x: %v", opt, c.Name, fill, err)
+				}
+				out := bufs[len(bufs)-1]
+				got := make([]byte, out.n*out.per)
+				for j := range got {
+					got[j] = m.mem.LoadByte(uint16(out.addr + j))
+				}
+				if i == 0 {
+					want, wantCycles = got, cycles
+					continue
+				}
+				if !bytes.Equal(got, want) || cycles != wantCycles {
+					t.Errorf("%s %s: memory filled with %#x: output %x in %d cycles; filled with $FF: %x in %d",
+						opt, c.Name, fill, got, cycles, want, wantCycles)
+				}
+			}
+		}
+	}
+}
