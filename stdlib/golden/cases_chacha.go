@@ -295,7 +295,7 @@ func ChaChaRandom(seed int64) []Case {
 		}
 		return b
 	}
-	for _, n := range []int{16, 17, 64, 255} {
+	for _, n := range []int{16, 17, 32, 49, 64, 255, 1024} {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/ones/len=%d", n), ones(32), ones(n)))
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/ones-r/len=%d", n), append(ones(16), rnd(16)...), ones(n)))
 	}
