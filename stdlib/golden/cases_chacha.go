@@ -285,6 +285,13 @@ func ChaChaRandom(seed int64) []Case {
 	for _, n := range EdgeLengths {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/len=%d", n), rnd(32), rnd(n)))
 	}
+	// Longer messages: 2048 bytes and more, with and without a tail.
+	for _, n := range []int{2048, 2063, 4096 + 16*31 + 5} {
+		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/long/len=%d", n), rnd(32), rnd(n)))
+	}
+	for _, n := range []int{2048, 2063} {
+		cs = append(cs, ChaChaPolySealCase(fmt.Sprintf("chacha20_poly1305_seal/long/aad=%d/len=%d", n-2040, n), rnd(32), rnd(12), rnd(n-2040), rnd(n)))
+	}
 	// Extreme keys and messages: r with every unclamped bit set, s all
 	// ones (the final addition's carries), messages of all ones (the
 	// largest accumulator, the final subtraction).
@@ -295,7 +302,7 @@ func ChaChaRandom(seed int64) []Case {
 		}
 		return b
 	}
-	for _, n := range []int{16, 17, 64, 255} {
+	for _, n := range []int{16, 17, 64, 255, 2048, 2063} {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/ones/len=%d", n), ones(32), ones(n)))
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/ones-r/len=%d", n), append(ones(16), rnd(16)...), ones(n)))
 	}
