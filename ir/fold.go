@@ -168,6 +168,11 @@ func (fd *folder) simplify(in *Instr) *Value {
 			toConst(in, 0)
 		} else if k, ok := log2Const(a[1]); ok {
 			fd.strength(in, OpShl, uint64(k))
+		} else if k, ok := log2Const(a[0]); ok {
+			// 2^k * x, as source writes an index (16 * g): the same
+			// shift, the operands swapped first.
+			in.Args[0], in.Args[1] = a[1], a[0]
+			fd.strength(in, OpShl, uint64(k))
 		}
 	case OpDivU, OpRemU:
 		// By a power of two: a shift or a mask (also what keeps index

@@ -39,6 +39,24 @@ func TestFold(t *testing.T) {
 	}
 }
 
+// TestFoldMulPow2 turns a product by a power of two into a shift whichever
+// side the constant is on (16 * g is how an index is written).
+func TestFoldMulPow2(t *testing.T) {
+	m := NewModule("t")
+	f := m.NewFunction("f", true)
+	x := f.AddParam("x", U32)
+	f.SetResults(U32, U32)
+	b := NewBuilder(f)
+	b.Return(b.Mul(b.Const(U32, 16), x), b.Mul(x, b.Const(U32, 8)))
+	applyPass(t, m, fold, Options{}, "f", words(0), words(3), words(0x12345678), words(0xffffffff))
+	if n := countOps(m, OpMul); n != 0 {
+		t.Fatalf("%d products by a power of two left:\n%s", n, m)
+	}
+	if n := countOps(m, OpShl); n != 2 {
+		t.Fatalf("%d shifts, want 2:\n%s", n, m)
+	}
+}
+
 // TestFoldLimbOps folds the carry and product ops legalization makes.
 func TestFoldLimbOps(t *testing.T) {
 	m := NewModule("t")
