@@ -93,3 +93,34 @@ func TestFoldNegatedBit(t *testing.T) {
 		t.Fatalf("the higher limbs of 0 - (x & 1) are not its lowest limb:\n%s", m)
 	}
 }
+
+// TestFoldMaybeOnes folds what the bits that can be set decide: a masked
+// value shifted past its mask, a funnel shift of a zero limb and a small
+// one (the high byte of (i & 15) * 4), and the carry out of an add of a
+// loop index below 16 and a small constant.
+func TestFoldMaybeOnes(t *testing.T) {
+	m := NewModule("t")
+	f := m.NewFunction("f", true)
+	x := f.AddParam("x", U8)
+	f.SetResults(U8, U8, U8, U8)
+	b := NewBuilder(f)
+	masked := b.And(x, b.Const(U8, 15))
+	hi := b.Bin(OpShr, masked, b.Const(U8, 4))
+	fsh := b.Fsh(OpFshl, b.Const(U8, 0), masked, 2)
+	sums := b.For(U8, b.Const(U8, 0), b.Const(U8, 16), []*Value{b.Const(U8, 0)}, func(b *Builder, i *Value, it []*Value) []*Value {
+		_, c := b.Pair(OpAddC, i, b.Const(U8, 200), b.Const(Bool, 0))
+		return []*Value{b.Add(it[0], b.Op(OpZext, U8, c))}
+	})
+	b.Return(hi, fsh, sums[0], b.Fsh(OpFshl, b.Const(U8, 0), x, 2))
+	applyPass(t, m, fold, Options{}, "f", words(0), words(15), words(0xff), words(0xc7))
+	ret := m.Funcs[0].Body.Term()
+	if !isConst(ret.Args[0], 0) || !isConst(ret.Args[1], 0) {
+		t.Errorf("(x & 15) >> 4 and fshl(0, x & 15, 2) are not 0:\n%s", m)
+	}
+	if isConst(ret.Args[3], 0) {
+		t.Errorf("fshl(0, x, 2) folded to 0 though x can have its top bits:\n%s", m)
+	}
+	if n := countOps(m, OpZext); n != 0 {
+		t.Errorf("the carry of i + 200, i < 16, is still used:\n%s", m)
+	}
+}
