@@ -170,6 +170,7 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 	case "balanced":
 		limit = min(limit, balancedLimit)
 		lay.maxLines = balancedLines
+		lay.ptrs = true
 	case "", "speed":
 	default:
 		return nil, fmt.Errorf("mos6502: --opt %q: want speed, balanced or size", opts.Opt)
