@@ -127,7 +127,7 @@
 //
 // lower.Compile = lower.Program, then Optimize: Passes in order: inline (policy
 // Options.InlineBudget), then rounds of fold, sroa, copyprop, unroll (budget
-// Options.Unroll, per function), cse and dce, then legalize (when
+// Options.Unroll, per function; partial by Options.UnrollFactor), cse and dce, then legalize (when
 // Options.W > 0) and a last cleanup. Every pass works function by function
 // and accepts calls. Each pass is one file whose header says
 // what it requires and preserves; tests run Verify after every pass and

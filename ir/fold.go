@@ -25,6 +25,9 @@ type folder struct {
 	// negBit maps the borrow of a limb of 0 - b, b a single bit (a mask
 	// of all ones or zeros), to that limb: the next limbs are the same.
 	negBit map[*Value]*Value
+	// bounds maps a limb of a loop index with constant bounds to the
+	// bits it can have set (maybeOnes).
+	bounds map[*Value]uint64
 }
 
 // instrs folds a list of instructions and returns the new list.
@@ -168,6 +171,11 @@ func (fd *folder) simplify(in *Instr) *Value {
 			toConst(in, 0)
 		} else if k, ok := log2Const(a[1]); ok {
 			fd.strength(in, OpShl, uint64(k))
+		} else if k, ok := log2Const(a[0]); ok {
+			// 2^k * x, as source writes an index (16 * g): the same
+			// shift, the operands swapped first.
+			in.Args[0], in.Args[1] = a[1], a[0]
+			fd.strength(in, OpShl, uint64(k))
 		}
 	case OpDivU, OpRemU:
 		// By a power of two: a shift or a mask (also what keeps index
@@ -180,6 +188,12 @@ func (fd *folder) simplify(in *Instr) *Value {
 			}
 		}
 	case OpShl, OpShr, OpRotl, OpRotr:
+		if s, ok := ConstOf(a[1]); ok && in.Op == OpShr && s < 64 && fd.maybeOnes(a[0], 4)>>s == 0 {
+			// Every bit that could be set is shifted out: the high byte
+			// of a masked index ((i & 15) * 4 >> 8) is zero.
+			toConst(in, 0)
+			return nil
+		}
 		if s, ok := ConstOf(a[1]); ok {
 			n := uint64(t.Bits())
 			if (in.Op == OpRotl || in.Op == OpRotr) && s%n == 0 || s == 0 {
@@ -190,6 +204,13 @@ func (fd *folder) simplify(in *Instr) *Value {
 			}
 		}
 		if isC(0, 0) {
+			toConst(in, 0)
+		}
+	case OpFshl, OpFshr:
+		n, k := uint64(t.Bits()), in.Aux
+		hi, lo := fd.maybeOnes(a[0], 4), fd.maybeOnes(a[1], 4)
+		if k < n && (in.Op == OpFshl && (hi<<k)&mask == 0 && lo>>(n-k) == 0 ||
+			in.Op == OpFshr && lo>>k == 0 && (hi<<(n-k))&mask == 0) {
 			toConst(in, 0)
 		}
 	case OpNot:
@@ -233,6 +254,67 @@ func (fd *folder) simplify(in *Instr) *Value {
 }
 
 // log2Const reports k when v is the constant 2^k.
+// maybeOnes returns a mask of the bits of v that can be set, looking
+// through at most depth definitions (and with a constant, zext, or, xor,
+// add, shifts by a constant, a loop index with a constant bound); the
+// type's mask where it cannot tell.
+func (fd *folder) maybeOnes(v *Value, depth int) uint64 {
+	if c, ok := ConstOf(v); ok {
+		return c
+	}
+	mask := v.Type.Mask()
+	if m, ok := fd.bounds[v]; ok {
+		return m
+	}
+	d := v.Def
+	if d == nil || depth == 0 || len(d.Results) != 1 && (d.Op != OpAddC || v != d.Results[0]) {
+		return mask
+	}
+	switch d.Op {
+	case OpAdd, OpAddC:
+		ms := []uint64{fd.maybeOnes(d.Args[0], depth-1), fd.maybeOnes(d.Args[1], depth-1)}
+		if d.Op == OpAddC {
+			ms = append(ms, fd.maybeOnes(d.Args[2], depth-1))
+		}
+		sum, ok := boundSum(mask, ms...)
+		if !ok {
+			return mask
+		}
+		m := uint64(0)
+		for m < sum {
+			m = m<<1 | 1
+		}
+		return m
+	case OpAnd:
+		return fd.maybeOnes(d.Args[0], depth-1) & fd.maybeOnes(d.Args[1], depth-1)
+	case OpOr, OpXor:
+		return (fd.maybeOnes(d.Args[0], depth-1) | fd.maybeOnes(d.Args[1], depth-1)) & mask
+	case OpZext:
+		return fd.maybeOnes(d.Args[0], depth-1) & mask
+	case OpShr, OpShl:
+		if s, ok := ConstOf(d.Args[1]); ok && s < 64 {
+			if d.Op == OpShl {
+				return fd.maybeOnes(d.Args[0], depth-1) << s & mask
+			}
+			return fd.maybeOnes(d.Args[0], depth-1) >> s
+		}
+	}
+	return mask
+}
+
+// boundSum adds the largest values xs (masks of maybeOnes) and reports
+// whether the sum stays within mask: no carry out.
+func boundSum(mask uint64, xs ...uint64) (uint64, bool) {
+	sum := uint64(0)
+	for _, x := range xs {
+		if x > mask || sum > mask-x {
+			return mask, false
+		}
+		sum += x
+	}
+	return sum, true
+}
+
 func log2Const(v *Value) (int, bool) {
 	c, ok := ConstOf(v)
 	if !ok || c == 0 || c&(c-1) != 0 {
@@ -292,6 +374,12 @@ func (fd *folder) pair(in *Instr) bool {
 				fd.negBit = map[*Value]*Value{}
 			}
 			fd.negBit[in.Results[1]] = in.Results[0]
+		}
+		if in.Op == OpAddC {
+			if _, ok := boundSum(t.Mask(), fd.maybeOnes(a[0], 4), fd.maybeOnes(a[1], 4), fd.maybeOnes(a[2], 4)); ok {
+				// No carry out: an index's higher limbs then fold away.
+				fd.sub[in.Results[1]] = fd.newConst(in.Results[1].Type, 0)
+			}
 		}
 		return false
 	}
@@ -357,11 +445,26 @@ func (fd *folder) splice(b *Block, results []*Value) {
 
 func (fd *folder) forInstr(in *Instr) {
 	body := in.Blocks[0]
-	body.Instrs = fd.instrs(body.Instrs)
 	k := len(in.Results)
 	n := len(body.Params) - k
 	lo, ok1 := constGroup(in.Args[:n], fd.m.W)
 	hi, ok2 := constGroup(in.Args[n:2*n], fd.m.W)
+	if ok2 && hi > 0 && fd.m.W < 64 {
+		// The index stays below hi: limb j has no bit above those of
+		// (hi-1) >> (W*j).
+		if fd.bounds == nil {
+			fd.bounds = map[*Value]uint64{}
+		}
+		for j, p := range body.Params[:n] {
+			top := (hi - 1) >> (uint(fd.m.W) * uint(j))
+			m := uint64(0)
+			for m < top {
+				m = m<<1 | 1
+			}
+			fd.bounds[p] = m & p.Type.Mask()
+		}
+	}
+	body.Instrs = fd.instrs(body.Instrs)
 	switch {
 	case ok1 && ok2 && hi <= lo:
 		for i, r := range in.Results {

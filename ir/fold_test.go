@@ -39,6 +39,24 @@ func TestFold(t *testing.T) {
 	}
 }
 
+// TestFoldMulPow2 turns a product by a power of two into a shift whichever
+// side the constant is on (16 * g is how an index is written).
+func TestFoldMulPow2(t *testing.T) {
+	m := NewModule("t")
+	f := m.NewFunction("f", true)
+	x := f.AddParam("x", U32)
+	f.SetResults(U32, U32)
+	b := NewBuilder(f)
+	b.Return(b.Mul(b.Const(U32, 16), x), b.Mul(x, b.Const(U32, 8)))
+	applyPass(t, m, fold, Options{}, "f", words(0), words(3), words(0x12345678), words(0xffffffff))
+	if n := countOps(m, OpMul); n != 0 {
+		t.Fatalf("%d products by a power of two left:\n%s", n, m)
+	}
+	if n := countOps(m, OpShl); n != 2 {
+		t.Fatalf("%d shifts, want 2:\n%s", n, m)
+	}
+}
+
 // TestFoldLimbOps folds the carry and product ops legalization makes.
 func TestFoldLimbOps(t *testing.T) {
 	m := NewModule("t")
@@ -73,5 +91,36 @@ func TestFoldNegatedBit(t *testing.T) {
 	ret := m.Funcs[0].Body.Term()
 	if ret.Args[1] != ret.Args[0] || ret.Args[2] != ret.Args[0] || countOps(m, OpSubB) != 1 {
 		t.Fatalf("the higher limbs of 0 - (x & 1) are not its lowest limb:\n%s", m)
+	}
+}
+
+// TestFoldMaybeOnes folds what the bits that can be set decide: a masked
+// value shifted past its mask, a funnel shift of a zero limb and a small
+// one (the high byte of (i & 15) * 4), and the carry out of an add of a
+// loop index below 16 and a small constant.
+func TestFoldMaybeOnes(t *testing.T) {
+	m := NewModule("t")
+	f := m.NewFunction("f", true)
+	x := f.AddParam("x", U8)
+	f.SetResults(U8, U8, U8, U8)
+	b := NewBuilder(f)
+	masked := b.And(x, b.Const(U8, 15))
+	hi := b.Bin(OpShr, masked, b.Const(U8, 4))
+	fsh := b.Fsh(OpFshl, b.Const(U8, 0), masked, 2)
+	sums := b.For(U8, b.Const(U8, 0), b.Const(U8, 16), []*Value{b.Const(U8, 0)}, func(b *Builder, i *Value, it []*Value) []*Value {
+		_, c := b.Pair(OpAddC, i, b.Const(U8, 200), b.Const(Bool, 0))
+		return []*Value{b.Add(it[0], b.Op(OpZext, U8, c))}
+	})
+	b.Return(hi, fsh, sums[0], b.Fsh(OpFshl, b.Const(U8, 0), x, 2))
+	applyPass(t, m, fold, Options{}, "f", words(0), words(15), words(0xff), words(0xc7))
+	ret := m.Funcs[0].Body.Term()
+	if !isConst(ret.Args[0], 0) || !isConst(ret.Args[1], 0) {
+		t.Errorf("(x & 15) >> 4 and fshl(0, x & 15, 2) are not 0:\n%s", m)
+	}
+	if isConst(ret.Args[3], 0) {
+		t.Errorf("fshl(0, x, 2) folded to 0 though x can have its top bits:\n%s", m)
+	}
+	if n := countOps(m, OpZext); n != 0 {
+		t.Errorf("the carry of i + 200, i < 16, is still used:\n%s", m)
 	}
 }

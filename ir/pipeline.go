@@ -21,6 +21,16 @@ type Options struct {
 	// Function.QualName, MODULE.NAME): a backend that must fit a program
 	// in little memory can unroll the functions worth it more than others.
 	UnrollFunc map[string]int
+	// UnrollFactor, when above 1, unrolls by that factor a counted loop
+	// that full unrolling leaves, that carries values and whose trip
+	// count is a multiple of it (and more): a loop of trips/UnrollFactor
+	// trips over as many copies of the body (partial unrolling; see
+	// unroll.go). Loops that run the same body over consecutive ranges,
+	// each carrying on the values of the one before, are joined first.
+	// The working variables of a round function (a..h of SHA-256) then
+	// shift by renaming within an iteration, as when fully unrolled, at
+	// the size of UnrollFactor rounds. A power of two; 0 or 1: none.
+	UnrollFactor int
 	// InlineBudget is the inlining policy (see inline.go). 0 (InlineAll,
 	// the default) inlines every call, so that each export is one call-free
 	// function. A positive budget keeps calls: a call is inlined only when

@@ -6,6 +6,12 @@
 // constant and the previous copy's yielded values as its loop-carried
 // values; a loop with no trips becomes its initial values.
 //
+// With Options.UnrollFactor F, a loop left rolled that carries values and
+// runs a multiple of F (more than F) trips becomes a loop of trips/F
+// trips over F copies of the body, copy j seeing the index lo + F*u + j;
+// before that, two loops in a row with the same body over consecutive
+// ranges, the second starting from the first's results, are joined.
+//
 // Requires: nothing (fold first, so bounds are constants). Preserves: the
 // meaning; later passes (sroa, fold) profit from the constant indexes.
 package ir
@@ -13,6 +19,15 @@ package ir
 func unroll(m *Module, o *Options) error {
 	for _, f := range m.Funcs {
 		u := &unroller{m: m, f: f, budget: o.unrollOf(f), sub: subst{}}
+		if o.UnrollFactor > 1 && o.UnrollFactor&(o.UnrollFactor-1) == 0 {
+			u.factor = o.UnrollFactor
+			u.uses = map[*Value]int{}
+			walkInstrs(f.Body, func(in *Instr) {
+				for _, a := range in.Args {
+					u.uses[a]++
+				}
+			})
+		}
 		u.block(f.Body)
 	}
 	return nil
@@ -31,6 +46,8 @@ type unroller struct {
 	f      *Function
 	budget int
 	sub    subst
+	factor int            // Options.UnrollFactor when it applies, else 0
+	uses   map[*Value]int // uses of each value (joining loops needs them)
 }
 
 func (u *unroller) block(b *Block) {
@@ -45,10 +62,184 @@ func (u *unroller) block(b *Block) {
 				out = u.expand(in, lo, trips, out)
 				continue
 			}
+			// The loop before, past the constants of in's bounds.
+			j := len(out) - 1
+			for j >= 0 && out[j].Op == OpConst {
+				j--
+			}
+			if u.factor > 0 && j >= 0 && u.join(out[j], in) {
+				// The constants go before the joined loop, which uses
+				// in's upper bound now.
+				a := out[j]
+				out = append(append(out[:j:j], out[j+1:]...), a)
+				continue
+			}
 		}
 		out = append(out, in)
 	}
+	if u.factor > 0 {
+		// Once every loop that can be joined is.
+		var res []*Instr
+		for _, in := range out {
+			if in.Op == OpFor {
+				if p, bounds := u.partial(in); p != nil {
+					res = append(res, bounds...)
+					in = p
+				}
+			}
+			res = append(res, in)
+		}
+		out = res
+	}
 	b.Instrs = out
+}
+
+// join makes a, a loop left rolled, also run b's trips when b (the next
+// instruction) has the same body over the range right after a's, starts
+// from a's results and is the only user of them; it reports whether it
+// did (b is then dropped and a's results are b's, a's old ones unused).
+func (u *unroller) join(a, b *Instr) bool {
+	if a.Op != OpFor || a.Type != b.Type || len(a.Results) != len(b.Results) || len(a.Results) == 0 {
+		return false
+	}
+	if u.m.Limbs(a.Type) != 1 || u.m.Limbs(b.Type) != 1 {
+		return false
+	}
+	hiA, ok1 := ConstOf(a.Args[1])
+	loB, ok2 := ConstOf(b.Args[0])
+	if !ok1 || !ok2 || hiA != loB {
+		return false
+	}
+	for i, r := range a.Results {
+		if b.Args[2+i] != r || u.uses[r] != 1 {
+			return false
+		}
+	}
+	if !sameBlock(a.Blocks[0], b.Blocks[0], map[*Value]*Value{}) {
+		return false
+	}
+	a.Args[1] = b.Args[1]
+	for i, r := range b.Results {
+		r.Def = a
+		a.Results[i] = r
+	}
+	return true
+}
+
+// sameBlock reports whether x and y compute the same thing: the same
+// instructions in the same order, on the same outside values, with the
+// values each defines in the same places (eq maps x's to y's). Positions
+// are not compared; run-time checks (whose messages name a position) and
+// calls make blocks differ.
+func sameBlock(x, y *Block, eq map[*Value]*Value) bool {
+	if len(x.Params) != len(y.Params) || len(x.Instrs) != len(y.Instrs) {
+		return false
+	}
+	for i, p := range x.Params {
+		if p.Type != y.Params[i].Type {
+			return false
+		}
+		eq[p] = y.Params[i]
+	}
+	for i, a := range x.Instrs {
+		b := y.Instrs[i]
+		if a.Op != b.Op || a.Aux != b.Aux || a.Type != b.Type || a.Arr != b.Arr || a.Op == OpCheck || a.Op == OpCall ||
+			len(a.Args) != len(b.Args) || len(a.Results) != len(b.Results) || len(a.Blocks) != len(b.Blocks) || len(a.Arrs) != 0 || len(b.Arrs) != 0 {
+			return false
+		}
+		for j, v := range a.Args {
+			w := b.Args[j]
+			if m, ok := eq[v]; ok {
+				if m != w {
+					return false
+				}
+			} else if v != w {
+				cv, ok1 := ConstOf(v)
+				cw, ok2 := ConstOf(w)
+				if !ok1 || !ok2 || cv != cw || v.Type != w.Type {
+					return false
+				}
+			}
+		}
+		for j, r := range a.Results {
+			if r.Type != b.Results[j].Type {
+				return false
+			}
+			eq[r] = b.Results[j]
+		}
+		for j, blk := range a.Blocks {
+			if !sameBlock(blk, b.Blocks[j], eq) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// partial returns in unrolled by u.factor (see the package comment) and
+// the constants of its bounds, to place before it; nil when it does not
+// apply.
+func (u *unroller) partial(in *Instr) (*Instr, []*Instr) {
+	f := uint64(u.factor)
+	body := in.Blocks[0]
+	k := len(in.Results)
+	if k == 0 || u.m.Limbs(in.Type) != 1 || len(body.Params) != 1+k {
+		return nil, nil
+	}
+	lo, ok1 := ConstOf(in.Args[0])
+	hi, ok2 := ConstOf(in.Args[1])
+	if !ok1 || !ok2 || hi <= lo || (hi-lo)%f != 0 || hi-lo <= f {
+		return nil, nil
+	}
+	t := in.Type
+	loop := &Instr{Op: OpFor, Type: t, Pos: in.Pos, Results: in.Results}
+	nb := &Block{Params: []*Value{u.f.NewValue(t)}}
+	cur := make([]*Value, k)
+	for i, p := range body.Params[1:] {
+		cur[i] = u.f.NewValue(p.Type)
+		nb.Params = append(nb.Params, cur[i])
+	}
+	var out []*Instr
+	konst := func(c uint64) *Value {
+		ci := u.f.newInstr(OpConst, []Type{t})
+		ci.Aux, ci.Pos = c&t.Mask(), in.Pos
+		out = append(out, ci)
+		return ci.Results[0]
+	}
+	shift := 0
+	for 1<<shift < f {
+		shift++
+	}
+	base := u.f.newInstr(OpShl, []Type{t})
+	base.Args, base.Pos = []*Value{nb.Params[0], konst(uint64(shift))}, in.Pos
+	out = append(out, base)
+	for j := uint64(0); j < f; j++ {
+		idx := u.f.newInstr(OpAdd, []Type{t})
+		idx.Args, idx.Pos = []*Value{base.Results[0], konst(lo + j)}, in.Pos
+		out = append(out, idx)
+		c := newCloner(u.f)
+		c.vals[body.Params[0]] = idx.Results[0]
+		for i, p := range body.Params[1:] {
+			c.vals[p] = cur[i]
+		}
+		out = c.instrs(body.Instrs[:len(body.Instrs)-1], out)
+		next := make([]*Value, k)
+		for i, y := range body.Term().Args {
+			next[i] = c.val(y)
+		}
+		cur = next
+	}
+	y := u.f.newInstr(OpYield, nil)
+	y.Args, y.Pos = cur, body.Term().Pos
+	nb.Instrs = append(out, y)
+	out = nil
+	from, to := konst(0), konst((hi-lo)/f)
+	loop.Args = append([]*Value{from, to}, in.Args[2:]...)
+	loop.Blocks = []*Block{nb}
+	for _, r := range loop.Results {
+		r.Def = loop
+	}
+	return loop, out
 }
 
 // trips returns the trip count and first index of a loop that fits the budget.

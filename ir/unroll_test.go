@@ -65,3 +65,84 @@ func TestUnrollFunc(t *testing.T) {
 		t.Fatalf("%d loops left with %s's budget 0, want 1:\n%s", n, f.QualName, m)
 	}
 }
+
+// factorModule: two loops with the same body over 0..8 and 8..16 shift
+// three working values and mix in a table entry and the index, as a hash
+// round does; with second set, the first loop's results are also
+// returned (so the loops cannot be joined).
+func factorModule(second bool) *Module {
+	m := NewModule("t")
+	g := m.AddGlobal("K", U16, []uint64{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3})
+	f := m.NewFunction("f", true)
+	x := f.AddParam("x", U16)
+	if second {
+		f.SetResults(U16, U16)
+	} else {
+		f.SetResults(U16)
+	}
+	b := NewBuilder(f)
+	round := func(b *Builder, i *Value, it []*Value) []*Value {
+		k := b.Load(g, b.Zext(U32, i))
+		t1 := b.Add(b.Xor(it[2], b.Bin(OpRotl, it[0], b.Const(U16, 5))), b.Add(k, b.Zext(U16, i)))
+		return []*Value{t1, it[0], it[1]}
+	}
+	init := []*Value{x, b.Const(U16, 7), b.Const(U16, 0x1234)}
+	r1 := b.For(U8, b.Const(U8, 0), b.Const(U8, 8), init, round)
+	r2 := b.For(U8, b.Const(U8, 8), b.Const(U8, 16), r1, round)
+	if second {
+		b.Return(b.Xor(r2[0], r2[2]), r1[1])
+	} else {
+		b.Return(b.Xor(r2[0], b.Xor(r2[1], r2[2])))
+	}
+	return m
+}
+
+// TestUnrollFactor joins the two loops into one of 16 trips and unrolls
+// it by 4: a loop of 4 trips over 4 copies of the body, the same results.
+func TestUnrollFactor(t *testing.T) {
+	m := factorModule(false)
+	inputs := [][]lang.Value{words(0), words(1), words(0xbeef), words(0xffff)}
+	applyPass(t, m, unroll, Options{Unroll: 10, UnrollFactor: 4}, "f", inputs...)
+	if n := countOps(m, OpFor); n != 1 {
+		t.Fatalf("%d loops, want 1 (joined):\n%s", n, m)
+	}
+	if n := countOps(m, OpLoad); n != 4 {
+		t.Fatalf("%d table loads, want 4 (the body 4 times):\n%s", n, m)
+	}
+	for _, in := range m.Funcs[0].Body.Instrs {
+		if in.Op == OpFor {
+			if lo, hi := constOrDie(t, in.Args[0]), constOrDie(t, in.Args[1]); lo != 0 || hi != 4 {
+				t.Fatalf("the loop runs %d..%d, want 0..4:\n%s", lo, hi, m)
+			}
+		}
+	}
+}
+
+// TestUnrollFactorKeeps leaves loops whose first results have another use
+// apart (each is then unrolled by 4 on its own: 8 trips), and a factor
+// that does not divide the trips, or is not more than them, changes
+// nothing.
+func TestUnrollFactorKeeps(t *testing.T) {
+	m := factorModule(true)
+	inputs := [][]lang.Value{words(0), words(0xbeef)}
+	applyPass(t, m, unroll, Options{Unroll: 10, UnrollFactor: 4}, "f", inputs...)
+	if n, l := countOps(m, OpFor), countOps(m, OpLoad); n != 2 || l != 8 {
+		t.Fatalf("%d loops and %d loads, want 2 and 8:\n%s", n, l, m)
+	}
+	for _, factor := range []int{3, 8, 16} {
+		m := factorModule(true)
+		applyPass(t, m, unroll, Options{Unroll: 10, UnrollFactor: factor}, "f", inputs...)
+		if n, l := countOps(m, OpFor), countOps(m, OpLoad); n != 2 || l != 2 {
+			t.Errorf("factor %d: %d loops and %d loads, want 2 and 2:\n%s", factor, n, l, m)
+		}
+	}
+}
+
+func constOrDie(t *testing.T, v *Value) uint64 {
+	t.Helper()
+	c, ok := ConstOf(v)
+	if !ok {
+		t.Fatalf("value %d is not a constant", v.ID)
+	}
+	return c
+}

@@ -98,41 +98,72 @@ func (g *fgen) forInstr(in *ir.Instr) {
 }
 
 // parallelCopy copies srcs into the storage of dsts as if all were read
-// before any is written: sources that are also destinations go through a
-// temporary area first.
+// before any is written. A move is made once no pending move still reads
+// its destination, so a chain (the a..h shift of a hash round: h = g,
+// g = f, ...) is copied in place from its end; only a cycle goes through
+// the temporary area, one byte of it for the cycle.
 func (g *fgen) parallelCopy(dsts, srcs []*ir.Value) {
-	isDst := map[string]bool{}
-	for i, d := range dsts {
-		if g.opnd(srcs[i]) != g.mem(d) {
-			isDst[g.mem(d)] = true
+	type move struct {
+		dst string
+		src *ir.Value
+		tmp string // when not "": the source was saved here
+	}
+	var pending []move
+	for i, s := range srcs {
+		if d := g.mem(dsts[i]); g.opnd(s) != d {
+			pending = append(pending, move{dst: d, src: s})
 		}
 	}
-	tmp := map[*ir.Value]string{}
+	from := func(m move) string {
+		if m.tmp != "" {
+			return m.tmp
+		}
+		return g.opnd(m.src)
+	}
+	read := func(loc string, except int) bool {
+		for k, m := range pending {
+			if k != except && from(m) == loc {
+				return true
+			}
+		}
+		return false
+	}
 	nt := 0
-	for i, s := range srcs {
-		if g.opnd(s) == g.mem(dsts[i]) {
+	for len(pending) > 0 {
+		done := false
+		for k := 0; k < len(pending); k++ {
+			m := pending[k]
+			if read(m.dst, k) {
+				continue
+			}
+			if m.tmp != "" {
+				g.a.op("lda %s", m.tmp)
+				g.aHolds = nil
+			} else {
+				g.loadA(m.src)
+			}
+			g.a.op("sta %s", m.dst)
+			pending = append(pending[:k], pending[k+1:]...)
+			k--
+			done = true
+		}
+		if done {
 			continue
 		}
-		if _, done := tmp[s]; !done && isDst[g.opnd(s)] {
-			t := fmt.Sprintf("yt+%d", nt)
-			nt++
-			g.loadA(s)
-			g.a.op("sta %s", t)
-			tmp[s] = t
+		// Only cycles are left: save the first move's destination, and
+		// the moves that read it read the copy.
+		d := pending[0].dst
+		t := fmt.Sprintf("yt+%d", nt)
+		nt++
+		g.a.op("lda %s", d)
+		g.a.op("sta %s", t)
+		g.aHolds = nil
+		for k := range pending {
+			if from(pending[k]) == d {
+				pending[k].tmp = t
+			}
 		}
 	}
 	g.g.ytmp = max(g.g.ytmp, nt)
-	for i, s := range srcs {
-		if g.opnd(s) == g.mem(dsts[i]) {
-			continue
-		}
-		if t, ok := tmp[s]; ok {
-			g.a.op("lda %s", t)
-			g.aHolds = nil
-		} else {
-			g.loadA(s)
-		}
-		g.a.op("sta %s", g.mem(dsts[i]))
-	}
 	g.aHolds = nil
 }

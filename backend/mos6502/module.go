@@ -14,6 +14,9 @@ type layout struct {
 	linear bool // synthesize linear maps into tables
 	prg    bool // a C64 program: BASIC stub and driver (prg.go) before org
 	size   bool // --opt size: reuse computed pointers, shared helpers
+	// ptrs reuses computed pointers as size does (--opt balanced: a
+	// rolled loop's arr[4*i+k] then costs one pointer and Y = k).
+	ptrs bool
 	// maxLines, when not 0, bounds the lines of the module's source
 	// (--opt balanced: balancedLines); a longer one does not fit.
 	maxLines int
@@ -28,6 +31,10 @@ type layout struct {
 	// clashed with one of them (target.go's buildSeen retries).
 	reserved map[string]bool
 }
+
+// reusePtrs reports whether a computed address arr[b|k] is the pointer
+// arr+b and Y = k, one pointer for a run of accesses (mem.go, splitLow).
+func (l layout) reusePtrs() bool { return l.size || l.ptrs }
 
 // modgen generates one module.
 type modgen struct {
@@ -260,7 +267,7 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	g.lv = computeLiveness(f, g.lin)
 	g.schedule(f.Body)
 	g.lv = computeLiveness(f, g.lin)
-	if mg.lay.size {
+	if mg.lay.reusePtrs() {
 		g.skipOr = g.absorbedOrs(f.Body)
 	}
 	// Values needing no storage: constants, lengths, known index limbs,

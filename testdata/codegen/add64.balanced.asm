@@ -6,7 +6,7 @@
 ;  b ptr $07
 ;  out ptr $09
 ;  results at $0b
-;  zero page $02-$2d
+;  zero page $02-$26
          *= $0800
 ; add64.add256
 add256
@@ -344,27 +344,6 @@ fn0
          clc
          adc $14
          sta $1b
-         lda #$00
-         adc #$00
-         sta $24
-         lda #$00
-         adc #$00
-         sta $25
-         lda #$00
-         adc #$00
-         sta $26
-         lda #$00
-         adc #$00
-         sta $27
-         lda #$00
-         adc #$00
-         sta $28
-         lda #$00
-         adc #$00
-         sta $29
-         lda #$00
-         adc #$00
-         sta $2a
          ldy #$08
          lda $1c
          sta ($09),y
@@ -418,25 +397,25 @@ fn0
          adc $1b
          sta $13
          lda $15
-         adc $24
+         adc #$00
          sta $14
          lda $16
-         adc $25
+         adc #$00
          sta $15
          lda $17
-         adc $26
+         adc #$00
          sta $16
          lda $18
-         adc $27
+         adc #$00
          sta $17
          lda $19
-         adc $28
+         adc #$00
          sta $18
          lda $1a
-         adc $29
+         adc #$00
          sta $19
          lda $1c
-         adc $2a
+         adc #$00
          sta $1a
          ldy #$10
          lda ($07),y
@@ -461,7 +440,7 @@ fn0
          sta $23
          ldy #$17
          lda ($07),y
-         sta $2b
+         sta $24
          clc
          lda $13
          adc $1d
@@ -485,32 +464,32 @@ fn0
          adc $23
          sta $22
          lda $1a
-         adc $2b
+         adc $24
          sta $23
          sec
          lda $13
          sbc $1b
-         sta $2c
+         sta $25
          lda $14
-         sbc $24
-         sta $2c
+         sbc #$00
+         sta $25
          lda $15
-         sbc $25
-         sta $2b
+         sbc #$00
+         sta $25
          lda $16
-         sbc $26
+         sbc #$00
          sta $25
          lda $17
-         sbc $27
+         sbc #$00
          sta $25
          lda $18
-         sbc $28
+         sbc #$00
          sta $25
          lda $19
-         sbc $29
+         sbc #$00
          sta $25
          lda $1a
-         sbc $2a
+         sbc #$00
          sta $25
          lda #$00
          rol a
@@ -554,27 +533,6 @@ fn0
          clc
          adc $14
          sta $1b
-         lda #$00
-         adc #$00
-         sta $24
-         lda #$00
-         adc #$00
-         sta $25
-         lda #$00
-         adc #$00
-         sta $26
-         lda #$00
-         adc #$00
-         sta $27
-         lda #$00
-         adc #$00
-         sta $28
-         lda #$00
-         adc #$00
-         sta $29
-         lda #$00
-         adc #$00
-         sta $2a
          ldy #$10
          lda $1c
          sta ($09),y
@@ -628,25 +586,25 @@ fn0
          adc $1b
          sta $13
          lda $15
-         adc $24
+         adc #$00
          sta $14
          lda $16
-         adc $25
+         adc #$00
          sta $15
          lda $17
-         adc $26
+         adc #$00
          sta $16
          lda $18
-         adc $27
+         adc #$00
          sta $17
          lda $19
-         adc $28
+         adc #$00
          sta $18
          lda $1a
-         adc $29
+         adc #$00
          sta $19
          lda $1c
-         adc $2a
+         adc #$00
          sta $1a
          ldy #$18
          lda ($07),y
@@ -671,7 +629,7 @@ fn0
          sta $23
          ldy #$1f
          lda ($07),y
-         sta $2b
+         sta $24
          clc
          lda $13
          adc $1d
@@ -695,32 +653,32 @@ fn0
          adc $23
          sta $22
          lda $1a
-         adc $2b
+         adc $24
          sta $23
          sec
          lda $13
          sbc $1b
-         sta $2c
+         sta $25
          lda $14
-         sbc $24
-         sta $2c
+         sbc #$00
+         sta $25
          lda $15
-         sbc $25
-         sta $2b
+         sbc #$00
+         sta $25
          lda $16
-         sbc $26
+         sbc #$00
          sta $25
          lda $17
-         sbc $27
+         sbc #$00
          sta $25
          lda $18
-         sbc $28
+         sbc #$00
          sta $25
          lda $19
-         sbc $29
+         sbc #$00
          sta $25
          lda $1a
-         sbc $2a
+         sbc #$00
          sta $25
          lda #$00
          rol a
@@ -764,27 +722,6 @@ fn0
          clc
          adc $14
          sta $13
-         lda #$00
-         adc #$00
-         sta $14
-         lda #$00
-         adc #$00
-         sta $16
-         lda #$00
-         adc #$00
-         sta $15
-         lda #$00
-         adc #$00
-         sta $17
-         lda #$00
-         adc #$00
-         sta $18
-         lda #$00
-         adc #$00
-         sta $19
-         lda #$00
-         adc #$00
-         sta $1a
          ldy #$18
          lda $1c
          sta ($09),y
@@ -811,19 +748,13 @@ fn0
          sta ($09),y
          lda $13
          sta $0b
-         lda $14
+         lda #$00
          sta $0c
-         lda $16
          sta $0d
-         lda $15
          sta $0e
-         lda $17
          sta $0f
-         lda $18
          sta $10
-         lda $19
          sta $11
-         lda $1a
          sta $12
          rts
 ; trap: a failed check, id in X;

@@ -253,70 +253,40 @@ l2
          ldy #$00
          lda ($03),y
          sta $1b
-         lda $0d
-         ora #$01
+         iny
+         lda ($03),y
          sta $1c
-         clc
-         lda $05
-         adc $1c
-         sta $03
-         lda $06
-         adc $0e
-         sta $04
-         ldy #$00
+         iny
          lda ($03),y
          sta $1d
-         lda $0d
-         ora #$02
-         sta $1c
-         clc
-         lda $05
-         adc $1c
-         sta $03
-         lda $06
-         adc $0e
-         sta $04
-         ldy #$00
-         lda ($03),y
-         sta $1e
-         lda $0d
-         ora #$03
-         sta $1c
-         clc
-         lda $05
-         adc $1c
-         sta $03
-         lda $06
-         adc $0e
-         sta $04
-         ldy #$00
+         iny
          lda ($03),y
          sta $0d
          clc
          lda $13
          adc $1b
-         sta $1c
+         sta $1e
          lda $14
-         adc $1d
+         adc $1c
          sta $1b
          lda $15
-         adc $1e
-         sta $1d
+         adc $1d
+         sta $1c
          lda $16
          adc $0d
-         sta $1e
-         lda $1c
-         lsr a
+         sta $1d
          lda $1e
+         lsr a
+         lda $1d
          ror a
          sta $0d
-         lda $1d
+         lda $1c
          ror a
          sta $0e
          lda $1b
          ror a
          sta $0f
-         lda $1c
+         lda $1e
          ror a
          sta $10
          lda $17

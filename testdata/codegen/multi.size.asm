@@ -12,8 +12,6 @@ k0
 k1
          .byte $04,$00,$00,$00
 k2
-         .byte $02,$00,$00,$00
-k3
          .byte $01,$00,$00,$00
 ; multi.mulwide
 fn0
@@ -66,12 +64,15 @@ l1
          .word vb+52,vb+8
          .byte $02,$04
          .word vb+56,vb+12
+         .byte $02,$04
+         .word vb+44,vb+40
          .byte $08,$04
-         .word vb+44,k2,vb+40
+         .word vb+44
+         .byte $01
          .byte $09,$04,$82
          .word $0018,vb+44,vb+52
          .byte $0a,$04
-         .word vb+48,vb+44,k3
+         .word vb+48,vb+44,k2
          .byte $09,$04,$82
          .word $0018,vb+48,vb+56
          .byte $0b,$04
@@ -206,7 +207,7 @@ wdisp
          jmp ($10)
 wlen
          .byte $08,$09,$07,$08,$02,$09
-         .byte $0a,$04,$09,$0a,$09,$05
+         .byte $0a,$04,$06,$0a,$09,$05
          .byte $04
 wjt
          .word whzext
@@ -217,7 +218,7 @@ wjt
          .word whjge
          .word whld
          .word whcall
-         .word whmulk
+         .word whbsl
          .word whst
          .word whadd
          .word whinc
@@ -233,6 +234,12 @@ whadd1
          iny
          dex
          bne whadd1
+         jmp wnext
+whbsl
+         clc
+         jsr wsl1
+         dec $08
+         bne whbsl
          jmp wnext
 whcall
          lda $04
@@ -320,31 +327,6 @@ whmul2
          bne whmul2
          dec $11
          bne whmul1
-         ldx #wr-wq
-         jmp wout
-whmulk
-         jsr wld3
-whmulk1
-         ldx #wr-wq
-         clc
-         jsr wshl
-         ldx #$00
-         clc
-         jsr wshl
-         bcc whmulk3
-         ldx #$00
-         ldy $05
-         clc
-whmulk2
-         lda wr,x
-         adc wbuf,x
-         sta wr,x
-         inx
-         dey
-         bne whmulk2
-whmulk3
-         dec $11
-         bne whmulk1
          ldx #wr-wq
          jmp wout
 whret
@@ -489,6 +471,17 @@ wshl1
          inx
          dey
          bne wshl1
+         rts
+wsl1
+         ldy #$00
+         ldx $05
+wsl11
+         lda ($06),y
+         rol a
+         sta ($06),y
+         iny
+         dex
+         bne wsl11
          rts
 savesp
          .byte $00

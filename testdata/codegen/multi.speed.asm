@@ -5,7 +5,7 @@
 ;  x ptr $05
 ;  y ptr $07
 ;  out ptr $09
-;  zero page $02-$1f
+;  zero page $02-$1e
          *= $0800
 ; multi.products
 products
@@ -237,100 +237,97 @@ fn0
          lda #$00
          adc #$00
          sta $17
-         lda #$00
-         adc #$00
-         sta $15
          lda $0d
          sta hma
          lda $0f
          sta hmb
          jsr mulw
          lda hma
-         sta $19
+         sta $15
          lda hmb
-         sta $1a
+         sta $19
          lda $0d
          sta hma
          lda $10
          sta hmb
          jsr mulw
          lda hma
-         sta $1b
+         sta $1a
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1b
-         adc $1a
-         sta $1d
+         lda $1a
+         adc $19
+         sta $1c
          lda #$00
          rol a
          cmp #$01
-         sta $1e
-         sta $1a
+         sta $1d
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          lda $0d
          sta hma
          lda $11
          sta hmb
          jsr mulw
          lda hma
-         sta $1a
+         sta $19
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1a
-         adc $1b
-         sta $1e
+         lda $19
+         adc $1a
+         sta $1d
          lda #$00
          rol a
          cmp #$01
-         sta $1f
-         sta $1a
+         sta $1e
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          lda $0d
          sta hma
          lda $12
          sta hmb
          jsr mulw
          lda hma
-         sta $1a
+         sta $19
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1a
-         adc $1b
+         lda $19
+         adc $1a
          sta $0d
          lda #$00
          rol a
          cmp #$01
-         sta $1f
-         sta $1a
+         sta $1e
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          clc
          lda $14
-         adc $19
-         sta $1a
+         adc $15
+         sta $19
          lda $18
-         adc $1d
+         adc $1c
          sta $14
          lda $0b
-         adc $1e
+         adc $1d
          sta $18
          lda $0c
          adc $0d
          sta $0b
          lda $17
-         adc $1b
+         adc $1a
          sta $0c
-         lda $15
+         lda #$00
          adc #$00
-         sta $17
+         sta $15
          lda $0e
          sta hma
          lda $0f
@@ -339,7 +336,7 @@ fn0
          lda hma
          sta $0d
          lda hmb
-         sta $15
+         sta $17
          lda $0e
          sta hma
          lda $10
@@ -348,10 +345,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $10
          lda #$00
          rol a
@@ -359,8 +356,8 @@ fn0
          sta $1b
          sta $0f
          clc
-         adc $19
-         sta $15
+         adc $1a
+         sta $17
          lda $0e
          sta hma
          lda $11
@@ -369,10 +366,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $11
          lda #$00
          rol a
@@ -380,8 +377,8 @@ fn0
          sta $1b
          sta $0f
          clc
-         adc $19
-         sta $15
+         adc $1a
+         sta $17
          lda $0e
          sta hma
          lda $12
@@ -390,10 +387,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $0e
          lda #$00
          rol a
@@ -401,7 +398,7 @@ fn0
          sta $12
          sta $0f
          clc
-         adc $19
+         adc $1a
          sta $12
          clc
          lda $14
@@ -416,7 +413,7 @@ fn0
          lda $0c
          adc $0e
          sta $0b
-         lda $17
+         lda $15
          adc $12
          sta $0c
          ldy #$00
@@ -426,7 +423,7 @@ fn0
          lda $16
          sta ($09),y
          ldy #$02
-         lda $1a
+         lda $19
          sta ($09),y
          ldy #$03
          lda $0f
@@ -630,100 +627,97 @@ fn0
          lda #$00
          adc #$00
          sta $17
-         lda #$00
-         adc #$00
-         sta $15
          lda $0d
          sta hma
          lda $0f
          sta hmb
          jsr mulw
          lda hma
-         sta $19
+         sta $15
          lda hmb
-         sta $1a
+         sta $19
          lda $0d
          sta hma
          lda $10
          sta hmb
          jsr mulw
          lda hma
-         sta $1b
+         sta $1a
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1b
-         adc $1a
-         sta $1d
+         lda $1a
+         adc $19
+         sta $1c
          lda #$00
          rol a
          cmp #$01
-         sta $1e
-         sta $1a
+         sta $1d
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          lda $0d
          sta hma
          lda $11
          sta hmb
          jsr mulw
          lda hma
-         sta $1a
+         sta $19
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1a
-         adc $1b
-         sta $1e
+         lda $19
+         adc $1a
+         sta $1d
          lda #$00
          rol a
          cmp #$01
-         sta $1f
-         sta $1a
+         sta $1e
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          lda $0d
          sta hma
          lda $12
          sta hmb
          jsr mulw
          lda hma
-         sta $1a
+         sta $19
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1a
-         adc $1b
+         lda $19
+         adc $1a
          sta $0d
          lda #$00
          rol a
          cmp #$01
-         sta $1f
-         sta $1a
+         sta $1e
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          clc
          lda $14
-         adc $19
-         sta $1a
+         adc $15
+         sta $19
          lda $18
-         adc $1d
+         adc $1c
          sta $14
          lda $0b
-         adc $1e
+         adc $1d
          sta $18
          lda $0c
          adc $0d
          sta $0b
          lda $17
-         adc $1b
+         adc $1a
          sta $0c
-         lda $15
+         lda #$00
          adc #$00
-         sta $17
+         sta $15
          lda $0e
          sta hma
          lda $0f
@@ -732,7 +726,7 @@ fn0
          lda hma
          sta $0d
          lda hmb
-         sta $15
+         sta $17
          lda $0e
          sta hma
          lda $10
@@ -741,10 +735,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $10
          lda #$00
          rol a
@@ -752,8 +746,8 @@ fn0
          sta $1b
          sta $0f
          clc
-         adc $19
-         sta $15
+         adc $1a
+         sta $17
          lda $0e
          sta hma
          lda $11
@@ -762,10 +756,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $11
          lda #$00
          rol a
@@ -773,8 +767,8 @@ fn0
          sta $1b
          sta $0f
          clc
-         adc $19
-         sta $15
+         adc $1a
+         sta $17
          lda $0e
          sta hma
          lda $12
@@ -783,10 +777,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $0e
          lda #$00
          rol a
@@ -794,7 +788,7 @@ fn0
          sta $12
          sta $0f
          clc
-         adc $19
+         adc $1a
          sta $12
          clc
          lda $14
@@ -809,7 +803,7 @@ fn0
          lda $0c
          adc $0e
          sta $0b
-         lda $17
+         lda $15
          adc $12
          sta $0c
          ldy #$08
@@ -819,7 +813,7 @@ fn0
          lda $16
          sta ($09),y
          ldy #$0a
-         lda $1a
+         lda $19
          sta ($09),y
          ldy #$0b
          lda $0f
@@ -1023,100 +1017,97 @@ fn0
          lda #$00
          adc #$00
          sta $17
-         lda #$00
-         adc #$00
-         sta $15
          lda $0d
          sta hma
          lda $0f
          sta hmb
          jsr mulw
          lda hma
-         sta $19
+         sta $15
          lda hmb
-         sta $1a
+         sta $19
          lda $0d
          sta hma
          lda $10
          sta hmb
          jsr mulw
          lda hma
-         sta $1b
+         sta $1a
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1b
-         adc $1a
-         sta $1d
+         lda $1a
+         adc $19
+         sta $1c
          lda #$00
          rol a
          cmp #$01
-         sta $1e
-         sta $1a
+         sta $1d
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          lda $0d
          sta hma
          lda $11
          sta hmb
          jsr mulw
          lda hma
-         sta $1a
+         sta $19
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1a
-         adc $1b
-         sta $1e
+         lda $19
+         adc $1a
+         sta $1d
          lda #$00
          rol a
          cmp #$01
-         sta $1f
-         sta $1a
+         sta $1e
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          lda $0d
          sta hma
          lda $12
          sta hmb
          jsr mulw
          lda hma
-         sta $1a
+         sta $19
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1a
-         adc $1b
+         lda $19
+         adc $1a
          sta $0d
          lda #$00
          rol a
          cmp #$01
-         sta $1f
-         sta $1a
+         sta $1e
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          clc
          lda $14
-         adc $19
-         sta $1a
+         adc $15
+         sta $19
          lda $18
-         adc $1d
+         adc $1c
          sta $14
          lda $0b
-         adc $1e
+         adc $1d
          sta $18
          lda $0c
          adc $0d
          sta $0b
          lda $17
-         adc $1b
+         adc $1a
          sta $0c
-         lda $15
+         lda #$00
          adc #$00
-         sta $17
+         sta $15
          lda $0e
          sta hma
          lda $0f
@@ -1125,7 +1116,7 @@ fn0
          lda hma
          sta $0d
          lda hmb
-         sta $15
+         sta $17
          lda $0e
          sta hma
          lda $10
@@ -1134,10 +1125,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $10
          lda #$00
          rol a
@@ -1145,8 +1136,8 @@ fn0
          sta $1b
          sta $0f
          clc
-         adc $19
-         sta $15
+         adc $1a
+         sta $17
          lda $0e
          sta hma
          lda $11
@@ -1155,10 +1146,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $11
          lda #$00
          rol a
@@ -1166,8 +1157,8 @@ fn0
          sta $1b
          sta $0f
          clc
-         adc $19
-         sta $15
+         adc $1a
+         sta $17
          lda $0e
          sta hma
          lda $12
@@ -1176,10 +1167,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $0e
          lda #$00
          rol a
@@ -1187,7 +1178,7 @@ fn0
          sta $12
          sta $0f
          clc
-         adc $19
+         adc $1a
          sta $12
          clc
          lda $14
@@ -1202,7 +1193,7 @@ fn0
          lda $0c
          adc $0e
          sta $0b
-         lda $17
+         lda $15
          adc $12
          sta $0c
          ldy #$10
@@ -1212,7 +1203,7 @@ fn0
          lda $16
          sta ($09),y
          ldy #$12
-         lda $1a
+         lda $19
          sta ($09),y
          ldy #$13
          lda $0f
@@ -1416,100 +1407,97 @@ fn0
          lda #$00
          adc #$00
          sta $17
-         lda #$00
-         adc #$00
-         sta $15
          lda $0d
          sta hma
          lda $0f
          sta hmb
          jsr mulw
          lda hma
-         sta $19
+         sta $15
          lda hmb
-         sta $1a
+         sta $19
          lda $0d
          sta hma
          lda $10
          sta hmb
          jsr mulw
          lda hma
-         sta $1b
+         sta $1a
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1b
-         adc $1a
-         sta $1d
+         lda $1a
+         adc $19
+         sta $1c
          lda #$00
          rol a
          cmp #$01
-         sta $1e
-         sta $1a
+         sta $1d
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          lda $0d
          sta hma
          lda $11
          sta hmb
          jsr mulw
          lda hma
-         sta $1a
+         sta $19
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1a
-         adc $1b
-         sta $1e
+         lda $19
+         adc $1a
+         sta $1d
          lda #$00
          rol a
          cmp #$01
-         sta $1f
-         sta $1a
+         sta $1e
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          lda $0d
          sta hma
          lda $12
          sta hmb
          jsr mulw
          lda hma
-         sta $1a
+         sta $19
          lda hmb
-         sta $1c
+         sta $1b
          clc
-         lda $1a
-         adc $1b
+         lda $19
+         adc $1a
          sta $0d
          lda #$00
          rol a
          cmp #$01
-         sta $1f
-         sta $1a
+         sta $1e
+         sta $19
          clc
-         adc $1c
-         sta $1b
+         adc $1b
+         sta $1a
          clc
          lda $14
-         adc $19
-         sta $1a
+         adc $15
+         sta $19
          lda $18
-         adc $1d
+         adc $1c
          sta $14
          lda $0b
-         adc $1e
+         adc $1d
          sta $18
          lda $0c
          adc $0d
          sta $0b
          lda $17
-         adc $1b
+         adc $1a
          sta $0c
-         lda $15
+         lda #$00
          adc #$00
-         sta $17
+         sta $15
          lda $0e
          sta hma
          lda $0f
@@ -1518,7 +1506,7 @@ fn0
          lda hma
          sta $0d
          lda hmb
-         sta $15
+         sta $17
          lda $0e
          sta hma
          lda $10
@@ -1527,10 +1515,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $10
          lda #$00
          rol a
@@ -1538,8 +1526,8 @@ fn0
          sta $1b
          sta $0f
          clc
-         adc $19
-         sta $15
+         adc $1a
+         sta $17
          lda $0e
          sta hma
          lda $11
@@ -1548,10 +1536,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $11
          lda #$00
          rol a
@@ -1559,8 +1547,8 @@ fn0
          sta $1b
          sta $0f
          clc
-         adc $19
-         sta $15
+         adc $1a
+         sta $17
          lda $0e
          sta hma
          lda $12
@@ -1569,10 +1557,10 @@ fn0
          lda hma
          sta $0f
          lda hmb
-         sta $19
+         sta $1a
          clc
          lda $0f
-         adc $15
+         adc $17
          sta $0e
          lda #$00
          rol a
@@ -1580,7 +1568,7 @@ fn0
          sta $12
          sta $0f
          clc
-         adc $19
+         adc $1a
          sta $12
          clc
          lda $14
@@ -1595,7 +1583,7 @@ fn0
          lda $0c
          adc $0e
          sta $0b
-         lda $17
+         lda $15
          adc $12
          sta $0c
          ldy #$18
@@ -1605,7 +1593,7 @@ fn0
          lda $16
          sta ($09),y
          ldy #$1a
-         lda $1a
+         lda $19
          sta ($09),y
          ldy #$1b
          lda $0f
