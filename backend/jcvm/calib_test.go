@@ -221,6 +221,48 @@ var progRows = []progRow{
 	{"blake2b --storage arrays --no-int (4 short limbs in arrays)", backend.Options{Storage: "arrays", NoInt: true}, notebookArraysShort},
 }
 
+// progBase is, for each of progRows, the base µs per class of one
+// compression (the bench rig's slope over N = 1..32 blocks) of the
+// calibration program as the compiler built it when the notebook's times
+// were fitted (recorded at 0b9cef1 with LOWENT_CALIB_RECORD=1 go test
+// ./backend/jcvm -run TestCalibration -v). The notebook's times belong to
+// the bytecode the notebook ran: a later compiler that builds the same
+// Lowent program better must not move the fit, so the rows are data.
+// TestCalibrationDrift says how far today's compile has moved from them.
+var progBase = [3][nClasses]float64{
+	// --storage pairs
+	{80908.5, 31385.25, 24846.45, 0, 34240.85, 121962.65, 145.4, 278311.2, 756},
+	// --storage locals
+	{17472.5, 29426.65, 21615.25, 0, 12724.75, 53675.05, 145.4, 29222.4, 0},
+	// --storage arrays --no-int
+	{105882.2, 91858.05, 56422.5, 0, 177608.65, 0, 4243.25, 277570.6, 387.8},
+}
+
+// progSlopes compiles the calibration program under r's options and
+// returns its base µs per class per compression.
+func progSlopes(t *testing.T, r progRow) []float64 {
+	var c [nClasses]float64
+	return slopes(t, calibBlake2b, "blake2b", 128, r.opts,
+		func(counts *[256]int64, _ Card) { c = classMicros(counts) },
+		func() []float64 { return c[:] })
+}
+
+// TestCalibrationDrift compiles the calibration program in each layout
+// today and prints its modeled time against the recorded one (progBase):
+// the compiler's progress on the notebook's own algorithm. It fails if a
+// layout no longer compiles or runs, or if today's compile is modeled
+// slower than the recorded one (a regression of the backend).
+func TestCalibrationDrift(t *testing.T) {
+	for i, r := range progRows {
+		now := predict(progSlopes(t, r), classScale[:]) / 1000
+		then := predict(progBase[i][:], classScale[:]) / 1000
+		t.Logf("%s: recorded %.1f ms, today %.1f ms (%+.1f%%)", r.name, then, now, (now/then-1)*100)
+		if now > then*1.005 {
+			t.Errorf("%s: today's compile is modeled at %.1f ms, slower than the recorded %.1f ms", r.name, now, then)
+		}
+	}
+}
+
 // progWeight is the weight of a whole-program row against a pair
 // measurement in the relative least squares: the three notebook variants
 // together count as much as the 63 pair measurements.
@@ -237,11 +279,12 @@ func calibRows(t *testing.T) (names []string, a [][]float64, y, w []float64, nMi
 		c := classMicros(&counts)
 		names, a, y, w = append(names, r.name), append(a, c[:]), append(y, r.us), append(w, 1)
 	}
-	for _, r := range progRows {
-		var c [nClasses]float64
-		v := slopes(t, calibBlake2b, "blake2b", 128, r.opts,
-			func(counts *[256]int64, _ Card) { c = classMicros(counts) },
-			func() []float64 { return c[:] })
+	for i, r := range progRows {
+		v := progBase[i][:]
+		if os.Getenv("LOWENT_CALIB_RECORD") != "" {
+			v = progSlopes(t, r)
+			t.Logf("progBase[%d] = %#v", i, v)
+		}
 		names, a, y, w = append(names, r.name), append(a, v), append(y, r.ms*1000), append(w, progWeight)
 	}
 	return names, a, y, w, len(microRows)
