@@ -184,6 +184,11 @@ func Random(seed int64) []Case {
 			cs = append(cs, GHASHCase(fmt.Sprintf("ghash/len=%d", m), rnd(16), rnd(m)))
 		}
 	}
+	// Past ghash's UPDATE16_MIN (2048 bytes) the hash takes sixteen blocks
+	// per reduction: exactly there, and sixteen-block steps plus one block.
+	for _, m := range LongGHASHLengths {
+		cs = append(cs, GHASHCase(fmt.Sprintf("ghash/len=%d", m), rnd(16), rnd(m)))
+	}
 	for i := 0; i < 4; i++ {
 		cs = append(cs, AESBlockCase(fmt.Sprintf("aes128_encrypt_block/random%d", i), rnd(16), rnd(16)))
 	}
@@ -218,8 +223,27 @@ func Random(seed int64) []Case {
 			cs = append(cs, GCMOpenCase(name+"/aad-bit", key, nonce, flipBit(aad, rng.Intn(8*al)), ct, tag))
 		}
 	}
+	// The same threshold for GCM's ciphertext (a partial last block after
+	// whole sixteen-block steps) and for its additional data.
+	for _, l := range LongGCMLengths {
+		key, nonce, aad, pt := rnd(16), rnd(12), rnd(l[0]), rnd(l[1])
+		cs = append(cs, GCMSealCase(fmt.Sprintf("aes128_gcm_seal/aad=%d/len=%d", l[0], l[1]), key, nonce, aad, pt))
+		ct, tag := GCMSealRef(key, nonce, aad, pt)
+		name := fmt.Sprintf("aes128_gcm_open/aad=%d/len=%d", l[0], l[1])
+		cs = append(cs, GCMOpenCase(name+"/valid", key, nonce, aad, ct, tag))
+		cs = append(cs, GCMOpenCase(name+"/ct-bit", key, nonce, aad, flipBit(ct, rng.Intn(8*len(ct))), tag))
+	}
 	return cs
 }
+
+// LongGHASHLengths are GHASH lengths at and past the stdlib's switch to
+// sixteen blocks per reduction (ghash.lw, UPDATE16_MIN = 2048 bytes).
+var LongGHASHLengths = []int{2048, 2320}
+
+// LongGCMLengths are (aad, plaintext) lengths for the same switch in GCM:
+// the ciphertext exactly at it and past it with a partial block, the
+// additional data past it.
+var LongGCMLengths = [][2]int{{13, 2048}, {0, 2335}, {2100, 40}}
 
 // flipBit returns a copy of b with bit i flipped.
 func flipBit(b []byte, i int) []byte {
