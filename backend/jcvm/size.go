@@ -73,8 +73,9 @@ const minUnroll = 8
 // minUnroll, then of the next largest, and so on: the largest unrolled
 // loops of the largest function roll first. The budgets are the IR's
 // per-function ones (ir.Options.UnrollFunc), so a loop inlined from a
-// callee rolls in the function it was inlined into. It returns the
-// smallest class found.
+// callee rolls in the function it was inlined into. A module still over
+// sizeGoal then keeps functions out of line that the IR's budget inlined
+// (outlineCallees). It returns the smallest class found.
 func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, error) {
 	best, err := compileClassIO(in, io, opts)
 	if err != nil {
@@ -91,6 +92,7 @@ func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, er
 		}
 		return growUnroll(in, io, opts, best), nil
 	}
+	bestIO := io
 	budgets := map[string]int{}
 	done := map[string]bool{}
 	for bestBytes > sizeGoal {
@@ -137,10 +139,85 @@ func fitSize(in *backend.Input, io ir.Options, opts backend.Options) (*Class, er
 		}
 		budgets = trial
 		if s.methodBytes < bestBytes {
-			best, bestBytes = cls, s.methodBytes
+			best, bestBytes, bestIO = cls, s.methodBytes, tio
 		}
 	}
+	if bestBytes > sizeGoal {
+		best = outlineCallees(in, bestIO, opts, best, bestBytes)
+	}
 	return best, nil
+}
+
+// outlineCallees keeps functions out of line while the module is over
+// sizeGoal once its loops are rolled: a function whose body the IR's
+// budget (sizeInline) finds small enough to inline at each call site may
+// still take many bytes of bytecode at each, and its copies then weigh
+// more than anything rolling saves. Each round tries, for every function
+// that is not exported, is called from two places or more and is inlined
+// in best, the plan that keeps its calls calls (ir.InlineNone, one shared
+// static method), and keeps the plan of fewest bytes if it is smaller
+// than best; it stops when the module fits or no such plan is smaller.
+// io is best's plan.
+func outlineCallees(in *backend.Input, io ir.Options, opts backend.Options, best *Class, bestBytes int) *Class {
+	nio := io
+	nio.InlineBudget = ir.InlineNone
+	nio.InlineFunc = nil
+	mod, err := in.Module(nio)
+	if err != nil {
+		return best
+	}
+	sites := map[string]int{}
+	for _, f := range mod.Funcs {
+		ir.WalkInstrs(f.Body, func(in *ir.Instr) {
+			if in.Op == ir.OpCall && !in.Callee.Export {
+				sites[in.Callee.QualName]++
+			}
+		})
+	}
+	var cands []string
+	for name, n := range sites {
+		if n >= 2 {
+			cands = append(cands, name)
+		}
+	}
+	sort.Strings(cands)
+	for bestBytes > sizeGoal {
+		kept := map[string]bool{}
+		for _, m := range best.Methods {
+			if m.fn != nil {
+				kept[m.fn.QualName] = true
+			}
+		}
+		var pick *Class
+		var pickIO ir.Options
+		pickBytes := bestBytes
+		for _, name := range cands {
+			if kept[name] {
+				continue
+			}
+			tio := io
+			tio.InlineFunc = map[string]int{name: ir.InlineNone}
+			for k, v := range io.InlineFunc {
+				if k != name {
+					tio.InlineFunc[k] = v
+				}
+			}
+			cls, err := compileClassIO(in, tio, opts)
+			if err != nil {
+				continue
+			}
+			s, err := statsOf(cls)
+			if err != nil || s.methodBytes >= pickBytes {
+				continue
+			}
+			pick, pickIO, pickBytes = cls, tio, s.methodBytes
+		}
+		if pick == nil {
+			break
+		}
+		best, bestBytes, io = pick, pickBytes, pickIO
+	}
+	return best
 }
 
 // inlineRoundCalls inlines the module's functions that update an array
