@@ -99,8 +99,8 @@ type config struct {
 }
 
 // balancedFactor is the partial unroll (config.factor) that gives
-// SHA-256's rounds eight at a time with a..h renamed: 85,304 cycles for
-// "Hello C64" but 4,778 lines, over balancedLines, so the balanced search
+// SHA-256's rounds eight at a time with a..h renamed: 93,025 cycles for
+// "Hello C64" but 4,994 lines, over balancedLines, so the balanced search
 // does not try it yet (TestBalancedFactorSHA256 keeps it right).
 const balancedFactor = 8
 
