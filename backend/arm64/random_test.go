@@ -20,7 +20,7 @@ import (
 
 const (
 	randDefaultN = 8
-	randLongN    = 100
+	randLongN    = 70
 )
 
 // randSets is the number of argument sets each export is run on.

@@ -17,7 +17,7 @@ import (
 // LOWENT_RANDPROG_SEED0 choose the seeds by hand.
 const (
 	randDefaultN = 8
-	randLongN    = 300
+	randLongN    = 200
 )
 
 // randSets is the number of argument sets each export is run on.
