@@ -264,3 +264,9 @@ func (g *fgen) Builtin(in *ir.Instr) error {
 	}
 	return g.sha(in)
 }
+
+// RotatesPairs: the AVX-512 variant rotates 64-bit lanes with VPROLQ,
+// which runs beside the shuffles (backend/llvm.ChunkRotator).
+func (g *fgen) RotatesPairs() bool {
+	return g.ChunkLanes() == 16
+}

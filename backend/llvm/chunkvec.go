@@ -38,6 +38,15 @@ type ChunkVectorizer interface {
 	ChunkLanes() int
 }
 
+// ChunkRotator is implemented by a ChunkVectorizer whose variant rotates
+// 64-bit lanes outside the shuffle unit (AVX-512's VPROLQ runs on another
+// port than its shuffles); RotatesPairs reports whether it does. The
+// first stage of a transpose then takes rotates and blends instead of
+// shuffles, which moves a quarter of the transpose off the shuffle port.
+type ChunkRotator interface {
+	RotatesPairs() bool
+}
+
 // chunkLoop is what the analysis found of a loop it can vectorize.
 type chunkLoop struct {
 	stride int64             // bytes per iteration of every access
@@ -221,6 +230,8 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 	if !ok {
 		return nil, nil, false
 	}
+	cr, isCR := g.sel.(ChunkRotator)
+	rot := isCR && cr.RotatesPairs()
 	body := in.Blocks[0]
 	vt := types.NewVector(uint64(L), types.I32)
 	i32 := func(x int64) *constant.Int { return constant.NewInt(types.I32, x) }
@@ -316,7 +327,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 				rows[l] = ld
 			}
 			raw[a] = append(raw[a], rows)
-			words[a] = append(words[a], transpose(b, rows)...)
+			words[a] = append(words[a], transpose(b, rows, rot)...)
 		}
 	}
 	// A stored word that is a loaded word at the same place xored with x
@@ -381,24 +392,63 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 			}
 		}
 	}
+	ht := types.NewVector(uint64(L/2), types.I32)
+	halfPtr := func(a *ir.Array, lane, group, h int) value.Value {
+		off := b.NewAdd(b.NewMul(b.NewAdd(j, i32(int64(lane))), i32(cl.stride)), i32(int64(group*L*4+h*L*2)))
+		return b.NewBitCast(g.elemIn(b, a, off), types.NewPointer(ht))
+	}
+	halfOf := func(x value.Value, h int) value.Value {
+		m := make([]constant.Constant, L/2)
+		for k := range m {
+			m[k] = i32(int64(h*L/2 + k))
+		}
+		return b.NewShuffleVector(x, x, constant.NewVector(ht, m...))
+	}
 	for _, a := range cl.stores {
 		ws := stored[a]
 		for grp := 0; grp < W/L; grp++ {
-			if src, xs := xorGroup(xorOf[a][grp*L : (grp+1)*L]); src != nil {
-				ks := make([]value.Value, L)
+			src, xs := xorGroup(xorOf[a][grp*L : (grp+1)*L])
+			cols := ws[grp*L : (grp+1)*L]
+			if src != nil {
+				cols = make([]value.Value, L)
 				for i, x := range xs {
-					ks[i] = vec(x)
+					cols[i] = vec(x)
 				}
-				ks = transpose(b, ks)
-				for l := 0; l < L; l++ {
-					st := b.NewStore(b.NewXor(raw[src][grp][l], ks[l]), chunkPtr(a, l, grp))
-					st.Align = 1
+			}
+			if parts, ok := transposeHalves2(b, cols, rot); ok {
+				// The last stage through memory: each vector's halves
+				// go to the same half of two rows.
+				for _, pt := range parts {
+					v := pt.v
+					if src != nil {
+						lo := b.NewLoad(ht, halfPtr(src, pt.loRow, grp, pt.half))
+						hi := b.NewLoad(ht, halfPtr(src, pt.hiRow, grp, pt.half))
+						lo.Align, hi.Align = 1, 1
+						cat := make([]constant.Constant, L)
+						for k := range cat {
+							cat[k] = i32(int64(k))
+						}
+						// freeze keeps the xor whole: LLVM would split it
+						// in two halves, taking the high half out of the
+						// register with a shuffle.
+						fr := llir.NewInstFreeze(b.NewXor(v, b.NewShuffleVector(lo, hi, constant.NewVector(vt, cat...))))
+						b.Insts = append(b.Insts, fr)
+						v = fr
+					}
+					for h, row := range []int{pt.loRow, pt.hiRow} {
+						st := b.NewStore(halfOf(v, h), halfPtr(a, row, grp, pt.half))
+						st.Align = 1
+					}
 				}
 				continue
 			}
-			rows := transpose(b, ws[grp*L:(grp+1)*L])
+			rows := transpose(b, cols, rot)
 			for l := 0; l < L; l++ {
-				st := b.NewStore(rows[l], chunkPtr(a, l, grp))
+				x := rows[l]
+				if src != nil {
+					x = b.NewXor(raw[src][grp][l], x)
+				}
+				st := b.NewStore(x, chunkPtr(a, l, grp))
 				st.Align = 1
 			}
 		}
@@ -469,10 +519,250 @@ func (g *Func) elemIn(b *llir.Block, a *ir.Array, idx value.Value) value.Value {
 }
 
 // transpose returns the columns of the L x L matrix whose rows are rows
-// (L vectors of L lanes): log2(L) stages, the stage of width h swapping
-// the off-diagonal h x h blocks of every 2h x 2h block with one two-source
-// shuffle per output row.
-func transpose(b *llir.Block, rows []value.Value) []value.Value {
+// (L vectors of L u32 lanes). For L a multiple of 4 it takes the stages
+// every lane count has an instruction for that needs no index vector and
+// leaves its sources intact: interleaving the 32-bit, then the 64-bit
+// halves within each 128-bit chunk (vpunpck{l,h}dq, vpunpck{l,h}qdq),
+// then, for L >= 8, log2(L/4) stages that take the even or the odd
+// 128-bit chunks of two vectors (vshufi32x4 on 512 bits, vperm2i128 on
+// 256). With rot (ChunkRotator), the stages are those of
+// transposeHalves, the first as shifts and blends. Which output holds
+// which column is found by following the lanes through the stages.
+func transpose(b *llir.Block, rows []value.Value, rot bool) []value.Value {
+	L := len(rows)
+	plan, ok := transposePlan(L, rot)
+	if !ok {
+		return transposeHalves(b, rows)
+	}
+	cur := runStages(b, rows, plan.stages)
+	out := make([]value.Value, L)
+	for i, c := range plan.column {
+		out[c] = cur[i]
+	}
+	return out
+}
+
+// transposePart is a vector of a transpose one stage short of the end:
+// its low half is half `half` of column loRow of the transpose, its high
+// half the same half of column hiRow.
+type transposePart struct {
+	v            value.Value
+	loRow, hiRow int
+	half         int
+}
+
+// transposeHalves2 is transpose with rot, less its last stage (which
+// swaps the 256-bit halves of pairs of vectors on 512 bits): the caller
+// stores each vector's halves where they go (a load or a store of half a
+// vector takes no shuffle). ok is false without rot or such a plan.
+func transposeHalves2(b *llir.Block, rows []value.Value, rot bool) ([]transposePart, bool) {
+	L := len(rows)
+	if !rot || L < 8 {
+		return nil, false
+	}
+	plan, ok := transposePlan(L, rot)
+	if !ok {
+		return nil, false
+	}
+	last := plan.stages[len(plan.stages)-1]
+	if last.dist != L/2 {
+		return nil, false
+	}
+	cur := runStages(b, rows, plan.stages[:len(plan.stages)-1])
+	d := L / 2
+	var parts []transposePart
+	for i := 0; i < d; i++ {
+		// lo = (cur[i].lo, cur[i+d].lo) is column[i], hi = (cur[i].hi,
+		// cur[i+d].hi) is column[i+d].
+		parts = append(parts,
+			transposePart{cur[i], plan.column[i], plan.column[i+d], 0},
+			transposePart{cur[i+d], plan.column[i], plan.column[i+d], 1})
+	}
+	return parts, true
+}
+
+// runStages emits the shuffles of stages on rows.
+func runStages(b *llir.Block, rows []value.Value, stages []transposeStage) []value.Value {
+	L := len(rows)
+	mt := types.NewVector(uint64(L), types.I32)
+	qt := types.NewVector(uint64(L/2), types.I64)
+	cmask := func(m []int) constant.Constant {
+		c := make([]constant.Constant, L)
+		for k := range c {
+			c[k] = constant.NewInt(types.I32, int64(m[k]))
+		}
+		return constant.NewVector(mt, c...)
+	}
+	// swap is x with the halves of every 64-bit lane exchanged, as a
+	// rotate (which LLVM makes the shift the blend needs, not a shuffle).
+	swap := func(x value.Value) value.Value {
+		q := b.NewBitCast(x, qt)
+		k := make([]constant.Constant, L/2)
+		for i := range k {
+			k[i] = constant.NewInt(types.I64, 32)
+		}
+		fn := rotateIntrinsic(b, qt)
+		return b.NewBitCast(b.NewCall(fn, q, q, constant.NewVector(qt, k...)), mt)
+	}
+	cur := append([]value.Value{}, rows...)
+	for _, st := range stages {
+		next := make([]value.Value, L)
+		for i := 0; i < L; i++ {
+			if i&st.dist != 0 {
+				continue
+			}
+			x, y := cur[i], cur[i+st.dist]
+			if st.rot {
+				// lo = x's even halves with y's even moved up; hi = x's
+				// odd moved down with y's odd.
+				blend := make([]int, L)
+				for k := range blend {
+					blend[k] = k + L*(k&1)
+				}
+				next[i] = b.NewShuffleVector(x, swap(y), cmask(blend))
+				next[i+st.dist] = b.NewShuffleVector(swap(x), y, cmask(blend))
+				continue
+			}
+			next[i] = b.NewShuffleVector(x, y, cmask(st.lo))
+			next[i+st.dist] = b.NewShuffleVector(x, y, cmask(st.hi))
+		}
+		cur = next
+	}
+	return cur
+}
+
+// rotateIntrinsic declares (once per module) llvm.fshl for vector type t.
+func rotateIntrinsic(b *llir.Block, t *types.VectorType) *llir.Func {
+	m := b.Parent.Parent
+	name := "llvm.fshl.v" + strconv.Itoa(int(t.Len)) + "i" + strconv.Itoa(int(t.ElemType.(*types.IntType).BitSize))
+	for _, f := range m.Funcs {
+		if f.Name() == name {
+			return f
+		}
+	}
+	return m.NewFunc(name, t, llir.NewParam("", t), llir.NewParam("", t), llir.NewParam("", t))
+}
+
+// transposeStage is one stage of a transpose plan: vectors i and i+dist
+// (i & dist == 0) become shuffles of the two by the masks lo and hi (rot:
+// the rotate-and-blend form of transpose, whose masks lo and hi give the
+// same lanes).
+type transposeStage struct {
+	dist   int
+	lo, hi []int
+	rot    bool
+}
+
+// transposeSteps is a transpose as stages of two-source shuffles and the
+// column each final vector holds.
+type transposeSteps struct {
+	stages []transposeStage
+	column []int
+}
+
+// transposePlan builds the stages transpose uses for L lanes (with rot,
+// a rotate-and-blend first stage) and checks, by following every element
+// through them, that they transpose; ok is false when L has no such plan.
+func transposePlan(L int, rot bool) (transposeSteps, bool) {
+	if L < 4 || L&(L-1) != 0 {
+		return transposeSteps{}, false
+	}
+	var p transposeSteps
+	mask := func(f func(k int) int) []int {
+		m := make([]int, L)
+		for k := range m {
+			m[k] = f(k)
+		}
+		return m
+	}
+	if rot {
+		// The stages of transposeHalves: the one of width h swaps the
+		// off-diagonal h x h blocks of every 2h x 2h block; the first
+		// (h = 1) by rotates and blends.
+		for h := 1; h < L; h *= 2 {
+			lo := mask(func(k int) int {
+				if k&h == 0 {
+					return k
+				}
+				return L + k - h
+			})
+			hi := mask(func(k int) int {
+				if k&h == 0 {
+					return k + h
+				}
+				return L + k
+			})
+			p.stages = append(p.stages, transposeStage{h, lo, hi, h == 1})
+		}
+	} else {
+		// Within 128-bit chunks: 32-bit, then 64-bit interleaves.
+		p.stages = append(p.stages, transposeStage{1,
+			mask(func(k int) int { return k&^3 + (k&2)/2 + L*(k&1) }),
+			mask(func(k int) int { return k&^3 + 2 + (k&2)/2 + L*(k&1) }), false})
+		p.stages = append(p.stages, transposeStage{2,
+			mask(func(k int) int { return k&^3 + k&1 + L*((k&2)/2) }),
+			mask(func(k int) int { return k&^3 + 2 + k&1 + L*((k&2)/2) }), false})
+		// Across chunks: the even, then the odd chunks of two vectors.
+		C := L / 4
+		chunk := func(odd int) []int {
+			return mask(func(k int) int {
+				r, pos := k/4, k%4
+				if r < C/2 {
+					return 4*(2*r+odd) + pos
+				}
+				return L + 4*(2*(r-C/2)+odd) + pos
+			})
+		}
+		for d := 4; d < L; d *= 2 {
+			p.stages = append(p.stages, transposeStage{d, chunk(0), chunk(1), false})
+		}
+	}
+	// Follow element (row, col) = row*L + col through the stages.
+	cur := make([][]int, L)
+	for r := range cur {
+		cur[r] = mask(func(k int) int { return r*L + k })
+	}
+	for _, st := range p.stages {
+		next := make([][]int, L)
+		for i := 0; i < L; i++ {
+			if i&st.dist != 0 {
+				continue
+			}
+			pick := func(m []int) []int {
+				return mask(func(k int) int {
+					if m[k] < L {
+						return cur[i][m[k]]
+					}
+					return cur[i+st.dist][m[k]-L]
+				})
+			}
+			next[i], next[i+st.dist] = pick(st.lo), pick(st.hi)
+		}
+		cur = next
+	}
+	p.column = make([]int, L)
+	seen := make([]bool, L)
+	for i, v := range cur {
+		c := v[0] % L
+		for k, e := range v {
+			if e != k*L+c {
+				return transposeSteps{}, false
+			}
+		}
+		if seen[c] {
+			return transposeSteps{}, false
+		}
+		seen[c] = true
+		p.column[i] = c
+	}
+	return p, true
+}
+
+// transposeHalves returns the columns of the L x L matrix whose rows are
+// rows (L vectors of L lanes, L a power of two): log2(L) stages, the stage
+// of width h swapping the off-diagonal h x h blocks of every 2h x 2h block
+// with one two-source shuffle per output row.
+func transposeHalves(b *llir.Block, rows []value.Value) []value.Value {
 	L := len(rows)
 	cur := append([]value.Value{}, rows...)
 	for h := L / 2; h >= 1; h /= 2 {
