@@ -10,6 +10,10 @@ import (
 type asmBuf struct {
 	lines  []string
 	nlabel int
+	// xw and yw count the instructions that may change X (Y), labels
+	// and calls included: a register still holds what was loaded into it
+	// while its count has not moved (linear.go reuses table indices).
+	xw, yw int
 }
 
 // label places a label on its own line: a label longer than the
@@ -19,6 +23,8 @@ func (b *asmBuf) label(name string) {
 		panic("BUG: label " + name + " longer than 15 characters")
 	}
 	b.lines = append(b.lines, name)
+	b.xw++
+	b.yw++
 }
 
 // newLabel returns a fresh local label.
@@ -34,6 +40,31 @@ func (b *asmBuf) op(format string, args ...any) {
 		panic("BUG: source line too long: " + s)
 	}
 	b.lines = append(b.lines, s)
+	b.written(s)
+}
+
+// written moves the X and Y counts for an instruction that may change
+// them. Anything that is not a plain instruction (a directive, a label on
+// the line) counts as changing both.
+func (b *asmBuf) written(line string) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return
+	}
+	switch m := f[0]; m {
+	case "ldx", "tax", "tsx", "inx", "dex":
+		b.xw++
+	case "ldy", "tay", "iny", "dey":
+		b.yw++
+	case "jsr", "rts", "rti", "jmp", "brk":
+		b.xw++
+		b.yw++
+	default:
+		if len(m) != 3 || strings.HasPrefix(m, ".") {
+			b.xw++
+			b.yw++
+		}
+	}
 }
 
 // comment emits a comment line, cut to 40 columns.

@@ -58,7 +58,11 @@ type fgen struct {
 	y         int                // Y's value when address set it (--opt size), else -1
 	skipOr    map[*ir.Value]bool // b|k indices only addressed as (arr+b),y: never computed
 	nabs      int
-	absLbl    string
+	// xv and yv are the bytes X and Y were loaded with by a linear root,
+	// still there while the buffer's counts (asmBuf.xw, yw) equal xs, ys.
+	xv, yv *ir.Value
+	xs, ys int
+	absLbl string
 }
 
 // arrInfo says how an array is addressed: by a label (globals, locals) or

@@ -13,7 +13,7 @@ func (g *fgen) block(b *ir.Block) {
 		if i+1 < len(b.Instrs) {
 			next = b.Instrs[i+1]
 		}
-		if len(in.Results) >= 1 && next != nil && g.lin.root(in) == nil && !g.lin.skip(in) && g.lin.group(in) == nil {
+		if len(in.Results) >= 1 && next != nil && !g.lin.skip(in) && g.lin.group(in) == nil {
 			v := in.Results[0]
 			// A load may move the pointer a store's address reads.
 			mem := memIndex(in) != nil && memIndex(next) != nil && g.addrNeedsA(next.Arr, memIndex(next))
@@ -182,7 +182,7 @@ func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
 		return
 	}
 	if r := g.lin.root(in); r != nil {
-		g.linearRoot(in, r)
+		g.linearRoot(in, r, rest)
 		return
 	}
 	if grp := g.lin.group(in); grp != nil {

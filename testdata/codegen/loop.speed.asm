@@ -222,10 +222,9 @@ l2
          ldx $11
          lda t0,x
          sta $0d
+         lda t1,x
          ldx $12
-         lda t0,x
-         ldx $11
-         eor t1,x
+         eor t0,x
          sta $0e
          lda $12
          sta $02
@@ -322,42 +321,35 @@ l2
          lda $17
          eor $0d
          sta $1b
-         ldx $0f
-         lda t2,x
          ldx $10
-         eor t3,x
-         sta $1c
+         lda t3,x
+         ldy $0f
+         eor t2,y
          clc
          adc $1b
          sta $1d
          lda $18
          eor $10
          sta $1b
+         lda t3,y
          ldx $0e
-         lda t2,x
-         ldx $0f
-         eor t3,x
-         sta $1c
+         eor t2,x
          adc $1b
          sta $1f
          lda $19
          eor $0f
          sta $1b
+         lda t3,x
          ldx $0d
-         lda t2,x
-         ldx $0e
-         eor t3,x
-         sta $1c
+         eor t2,x
          adc $1b
          sta $1e
          lda $1a
          eor $0e
          sta $1b
+         lda t3,x
          ldx $10
-         lda t2,x
-         ldx $0d
-         eor t3,x
-         sta $1c
+         eor t2,x
          adc $1b
          sta $20
          lda $0d
