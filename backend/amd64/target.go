@@ -112,25 +112,18 @@ type builtinUse struct{ clmul, aes, sha, haveSHA bool }
 
 func usesOf(f *ir.Function) builtinUse {
 	var u builtinUse
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, in := range b.Instrs {
-			switch in.Op {
-			case ir.OpClmulLo, ir.OpClmulHi:
-				u.clmul = true
-			case ir.OpAESEnc, ir.OpAESEncLast:
-				u.aes = true
-			case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
-				u.sha = true
-			case ir.OpHave:
-				u.haveSHA = u.haveSHA || sem.Feature(in.Aux) == sem.FeatSHA
-			}
-			for _, blk := range in.Blocks {
-				walk(blk)
-			}
+	ir.WalkInstrs(f.Body, func(in *ir.Instr) {
+		switch in.Op {
+		case ir.OpClmulLo, ir.OpClmulHi:
+			u.clmul = true
+		case ir.OpAESEnc, ir.OpAESEncLast:
+			u.aes = true
+		case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
+			u.sha = true
+		case ir.OpHave:
+			u.haveSHA = u.haveSHA || sem.Feature(in.Aux) == sem.FeatSHA
 		}
-	}
-	walk(f.Body)
+	})
 	return u
 }
 
