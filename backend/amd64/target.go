@@ -33,20 +33,7 @@ const (
 // Target is the x86-64 LLVM target.
 var Target llvm.Target = x86{}
 
-func init() {
-	backend.Register(&backend.Target{
-		Name:    "amd64",
-		Emits:   Emits,
-		Compile: Compile,
-		Prepare: func(in *backend.Input, opts backend.Options) (backend.Runner, error) {
-			return Prepare(in, opts)
-		},
-		Validate: func(opts backend.Options) error {
-			_, err := parseHW(opts.HW)
-			return err
-		},
-	})
-}
+func init() { llvm.Register(Target, Emits, Compile) }
 
 // Compile produces the artifact opts.Emit of the program in.
 func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
