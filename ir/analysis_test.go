@@ -49,12 +49,7 @@ func TestUsesReads(t *testing.T) {
 // liveModule: f(x: u64, a: mut [4]u64) -> u64 with a constant defined
 // before a loop and read inside it, and a value that dies at once.
 func liveModule() (*Module, map[string]*Value) {
-	m := NewModule("t")
-	f := m.NewFunction("f", true)
-	x := f.AddParam("x", U64)
-	a := f.AddArrayParam("a", U64, 4, true)
-	f.SetResults(U64)
-	b := NewBuilder(f)
+	m, x, a, b := xaFunction()
 	v := map[string]*Value{}
 	// Positions: every instruction takes two (Pos and End).
 	v["k"] = b.Const(U64, 3)                   // 0
