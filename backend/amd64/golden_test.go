@@ -34,3 +34,19 @@ func TestGolden(t *testing.T) {
 		t.Run(hw, func(t *testing.T) { golden.Run(t, nativeRunner(t, hw), cases) })
 	}
 }
+
+// TestForceLevelErrors: forcing a level needs --hw auto and a level the
+// dispatcher has.
+func TestForceLevelErrors(t *testing.T) {
+	p, err := golden.Load("sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runnerFor(t, p, "none").ForceLevel(levelAES); err == nil || err.Error() != "amd64: ForceLevel needs --hw auto" {
+		t.Errorf("--hw none: %v", err)
+	}
+	want := "amd64: ForceLevel(0x7): not a CPU level 0-3 (with or without the SHA flag 0x100)"
+	if _, err := runnerFor(t, p, "auto").ForceLevel(7); err == nil || err.Error() != want {
+		t.Errorf("level 7: %v", err)
+	}
+}

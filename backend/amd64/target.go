@@ -57,17 +57,7 @@ func Prepare(in *backend.Input, opts backend.Options) (*Runner, error) {
 // ForceLevel limits a --hw auto program to CPU level n (0 computed, 1
 // AES-NI, 2 AVX2 with VAES, 3 AVX-512) and returns the level in effect.
 func (r *Runner) ForceLevel(n int) (int, error) {
-	if !r.Dispatched() {
-		return 0, fmt.Errorf("amd64: ForceLevel needs --hw auto")
-	}
-	lvl, err := r.ForceDispatch(n)
-	if err != nil {
-		return 0, err
-	}
-	if lvl < 0 {
-		return 0, fmt.Errorf("amd64: ForceLevel(%#x): not a CPU level 0-3 (with or without the SHA flag 0x100)", n)
-	}
-	return lvl, nil
+	return r.Runner.ForceLevel(n, "a CPU level 0-3 (with or without the SHA flag 0x100)")
 }
 
 // SymbolName is the C name of export fn of module mod.

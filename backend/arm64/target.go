@@ -10,8 +10,6 @@
 package arm64
 
 import (
-	"fmt"
-
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/llvm"
 )
@@ -46,19 +44,7 @@ func Prepare(in *backend.Input, opts backend.Options) (*Runner, error) {
 
 // ForceLevel limits a --hw auto program to level n (0 computed, 1 the
 // Cryptography Extensions the CPU has) and returns the level in effect.
-func (r *Runner) ForceLevel(n int) (int, error) {
-	if !r.Dispatched() {
-		return 0, fmt.Errorf("arm64: ForceLevel needs --hw auto")
-	}
-	lvl, err := r.ForceDispatch(n)
-	if err != nil {
-		return 0, err
-	}
-	if lvl < 0 {
-		return 0, fmt.Errorf("arm64: ForceLevel(%d): not a level 0-1", n)
-	}
-	return lvl, nil
-}
+func (r *Runner) ForceLevel(n int) (int, error) { return r.Runner.ForceLevel(n, "a level 0-1") }
 
 // SymbolName is the C name of export fn of module mod.
 func SymbolName(mod, fn string) string { return llvm.SymbolName(mod, fn) }
