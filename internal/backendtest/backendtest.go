@@ -6,6 +6,7 @@ package backendtest
 
 import (
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -57,4 +58,23 @@ func (c *Runners[R]) Get(t testing.TB, p *lang.Program, mode string, prepare fun
 	}
 	c.m[p][mode] = r
 	return r
+}
+
+// WriteLib compiles program p for target with opts into the static
+// library libMOD.a and the C header MOD.h (MOD its root module) in dir.
+func WriteLib(t testing.TB, target string, p *lang.Program, opts backend.Options, dir string) {
+	t.Helper()
+	tg, _ := backend.Lookup(target)
+	mod := p.Root.Module
+	for _, a := range []struct{ emit, file string }{{"lib", "lib" + mod + ".a"}, {"h", mod + ".h"}} {
+		o := opts
+		o.Emit = a.emit
+		data, err := tg.Compile(Input(target, p), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, a.file), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
