@@ -2,10 +2,8 @@ package jcvm
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -37,19 +35,6 @@ const randMaxLimitShare = 0.03
 // randSeedTimeout bounds one program, so that generated code that loops
 // forever in the simulator is reported with its seed.
 const randSeedTimeout = 120 * time.Second
-
-// randEnv reads a non-negative integer from the environment.
-func randEnv(t *testing.T, name string, def uint64) uint64 {
-	s := os.Getenv(name)
-	if s == "" {
-		return def
-	}
-	n, err := strconv.ParseUint(s, 0, 64)
-	if err != nil {
-		t.Fatalf("%s=%q is not a number", name, s)
-	}
-	return n
-}
 
 // randOutcome is what one seed gave at one width.
 type randOutcome struct {
@@ -117,8 +102,8 @@ func cardLimit(err error) string {
 // VM's. A refusal is a failure unless it is a card limit, and those must
 // stay rare.
 func TestRandomPrograms(t *testing.T) {
-	first := randEnv(t, "LOWENT_RANDPROG_SEED0", 1)
-	n := randEnv(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(randDefaultN, randLongN)))
+	first := backendcheck.EnvUint(t, "LOWENT_RANDPROG_SEED0", 1)
+	n := backendcheck.EnvUint(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(randDefaultN, randLongN)))
 	type job struct {
 		seed  uint64
 		noInt bool

@@ -23,3 +23,18 @@ func TestOptionsName(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvUint: decimal and hexadecimal counts, the default when unset.
+func TestEnvUint(t *testing.T) {
+	const name = "LOWENT_BACKENDCHECK_TEST_N"
+	t.Setenv(name, "")
+	if got := EnvUint(t, name, 7); got != 7 {
+		t.Errorf("unset: %d", got)
+	}
+	for s, want := range map[string]uint64{"0": 0, "12": 12, "0x10": 16} {
+		t.Setenv(name, s)
+		if got := EnvUint(t, name, 7); got != want {
+			t.Errorf("%s=%s: %d, want %d", name, s, got, want)
+		}
+	}
+}

@@ -51,8 +51,8 @@ type result struct {
 
 // Run runs the campaign as subtests, one per mode.
 func (c Campaign) Run(t *testing.T) {
-	n := envInt(t, "LOWENT_RANDPROG_N", testlong.Count(c.DefaultN, c.LongN))
-	seed0 := uint64(envInt(t, "LOWENT_RANDPROG_SEED0", 1))
+	n := int(EnvUint(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(c.DefaultN, c.LongN))))
+	seed0 := EnvUint(t, "LOWENT_RANDPROG_SEED0", 1)
 	modes := c.Modes
 	if s := os.Getenv(c.ModeEnv); c.ModeEnv != "" && s != "" {
 		modes = nil
@@ -155,14 +155,16 @@ func IsInternal(err error) bool {
 	return strings.Contains(s, "BUG") || strings.Contains(s, "internal")
 }
 
-// envInt reads a non-negative integer from the environment, def when unset.
-func envInt(t *testing.T, name string, def int) int {
+// EnvUint reads a non-negative integer (decimal, or 0x hexadecimal) from
+// the environment variable name, def when it is unset: the seed and count
+// variables of the random-program tests. Anything else fails t.
+func EnvUint(t testing.TB, name string, def uint64) uint64 {
 	s := os.Getenv(name)
 	if s == "" {
 		return def
 	}
-	v, err := strconv.Atoi(s)
-	if err != nil || v < 0 {
+	v, err := strconv.ParseUint(s, 0, 64)
+	if err != nil {
 		t.Fatalf("%s=%q: want a non-negative integer", name, s)
 	}
 	return v
