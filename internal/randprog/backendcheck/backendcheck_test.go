@@ -1,9 +1,14 @@
 package backendcheck
 
 import (
+	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/lang"
 )
 
 // TestOptionsName: the options as the command line spells them.
@@ -36,5 +41,23 @@ func TestEnvUint(t *testing.T) {
 		if got := EnvUint(t, name, 7); got != want {
 			t.Errorf("%s=%s: %d, want %d", name, s, got, want)
 		}
+	}
+}
+
+// TestCampaignCheck: a seed that outlasts the timeout is reported as
+// such, and a panic while preparing is an internal error, not a crash.
+func TestCampaignCheck(t *testing.T) {
+	slow := Mode{Name: "slow", Prepare: func(uint64, *lang.Program) (randprog.Target, error) {
+		time.Sleep(2 * time.Second)
+		return nil, errors.New("too late")
+	}}
+	r := Campaign{Timeout: 20 * time.Millisecond}.check(slow, 1, 1)
+	if !strings.Contains(r.mismatch, "seed 1: did not finish in 20ms") {
+		t.Errorf("timeout: %+v", r)
+	}
+	panics := Mode{Name: "panics", Prepare: func(uint64, *lang.Program) (randprog.Target, error) { panic("boom") }}
+	r = Campaign{}.check(panics, 2, 1)
+	if r.refused == nil || !IsInternal(r.refused) || !strings.Contains(r.refused.Error(), "boom") {
+		t.Errorf("panic: %+v", r)
 	}
 }
