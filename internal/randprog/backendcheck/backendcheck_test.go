@@ -13,18 +13,15 @@ import (
 
 // TestOptionsName: the options as the command line spells them.
 func TestOptionsName(t *testing.T) {
-	for _, c := range []struct {
-		o    backend.Options
-		want string
-	}{
-		{backend.Options{}, "default options"},
-		{backend.Options{HW: "auto"}, "--hw auto"},
-		{backend.Options{Opt: "size"}, "--opt size"},
-		{backend.Options{NoInt: true}, "--no-int"},
-		{backend.Options{HW: "none", NoInt: true}, "--hw none --no-int"},
+	for want, o := range map[string]backend.Options{
+		"default options":    {},
+		"--hw auto":          {HW: "auto"},
+		"--opt size":         {Opt: "size"},
+		"--no-int":           {NoInt: true},
+		"--hw none --no-int": {HW: "none", NoInt: true},
 	} {
-		if got := OptionsName(c.o); got != c.want {
-			t.Errorf("OptionsName(%+v) = %q, want %q", c.o, got, c.want)
+		if got := OptionsName(o); got != want {
+			t.Errorf("OptionsName(%+v) = %q, want %q", o, got, want)
 		}
 	}
 }
