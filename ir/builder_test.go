@@ -8,15 +8,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// sumModule builds: f(x: u64, a: mut [4]u64) -> u64 that runs
-// acc += a[i]*x; a[i] = acc over i in 0..4 and returns acc.
-func sumModule() *Module {
+// xaFunction starts module t with export f(x: u64, a: mut [4]u64) -> u64
+// and returns a builder of its body.
+func xaFunction() (*Module, *Value, *Array, *Builder) {
 	m := NewModule("t")
 	f := m.NewFunction("f", true)
 	x := f.AddParam("x", U64)
 	a := f.AddArrayParam("a", U64, 4, true)
 	f.SetResults(U64)
-	b := NewBuilder(f)
+	return m, x, a, NewBuilder(f)
+}
+
+// sumModule builds: f(x: u64, a: mut [4]u64) -> u64 that runs
+// acc += a[i]*x; a[i] = acc over i in 0..4 and returns acc.
+func sumModule() *Module {
+	m, x, a, b := xaFunction()
 	lo, hi := b.Const(U32, 0), b.Const(U32, 4)
 	res := b.For(U32, lo, hi, []*Value{b.Const(U64, 0)}, func(b *Builder, i *Value, it []*Value) []*Value {
 		acc := b.Add(it[0], b.Mul(b.Load(a, i), x))

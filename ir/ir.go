@@ -278,24 +278,15 @@ func (f *Function) Renumber() int {
 		a.index = slot
 		slot++
 	}
-	var walk func(b *Block)
-	walk = func(b *Block) {
-		for _, v := range b.Params {
+	// The printer's order: a block's parameters, then each instruction's
+	// results before its nested blocks.
+	number := func(vs []*Value) {
+		for _, v := range vs {
 			v.ID = n
 			n++
 		}
-		for _, in := range b.Instrs {
-			// The printer's order: results, then nested blocks.
-			for _, v := range in.Results {
-				v.ID = n
-				n++
-			}
-			for _, blk := range in.Blocks {
-				walk(blk)
-			}
-		}
 	}
-	walk(f.Body)
+	Walk(f.Body, func(b *Block) { number(b.Params) }, func(in *Instr) { number(in.Results) })
 	f.nextID = n
 	return n
 }

@@ -9,10 +9,7 @@ import (
 )
 
 // vmRunner runs an export on the reference VM.
-func vmRunner(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-	res, _, err := vm.Run(p, fn, args, vm.Options{})
-	return res, err
-}
+var vmRunner golden.Runner = golden.VM
 
 // TestGoldenVM runs the whole golden suite on the reference VM, as a
 // machine without hardware features and as one with all of them (so both

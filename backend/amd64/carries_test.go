@@ -7,25 +7,13 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
-	"github.com/lowent/lowentc/lang"
 )
 
 // TestCarries runs backend/testdata/carries.lw (carries and small products
 // written with bitwise ops, and near misses of both forms) natively under
 // none and auto and compares every export with the VM.
 func TestCarries(t *testing.T) {
-	for _, hw := range []string{"none", "auto"} {
-		msg, refused := backendcheck.CheckFile("../testdata/carries.lw", 7, 40, func(p *lang.Program) (backend.Runner, error) {
-			tg, _ := backend.Lookup("amd64")
-			return tg.Prepare(input(p), backend.Options{HW: hw})
-		})
-		if refused != nil {
-			t.Fatal(refused)
-		}
-		if msg != "" {
-			t.Errorf("--hw %s: %s", hw, msg)
-		}
-	}
+	backendcheck.TestFile(t, "amd64", "../testdata/carries.lw", 7, 40, backend.Options{HW: "none"}, backend.Options{HW: "auto"})
 }
 
 // TestCarrySelection: the bitwise carry of carries.lw's add3 becomes the

@@ -148,16 +148,7 @@ func (g modGen) detectFunc() *llir.Func {
 // the first of impls (best first) whose variant the CPU's level allows.
 func (g modGen) dispatcher(name string, impls []*llir.Func, vs []variant) *llir.Func {
 	level := g.cpuLevelFunc()
-	var ps []*llir.Param
-	var args []value.Value
-	for _, p := range impls[0].Params {
-		q := llir.NewParam(p.Name(), p.Typ)
-		ps = append(ps, q)
-		args = append(args, q)
-	}
-	f := g.Out.NewFunc(name, types.I32, ps...)
-	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
-	b := f.NewBlock("entry")
+	f, b, args := g.Dispatcher(name, impls)
 	lvl := b.NewCall(level)
 	base := b.NewAnd(lvl, constant.NewInt(types.I32, levelMask))
 	hasSHA := b.NewICmp(enum.IPredNE, b.NewAnd(lvl, constant.NewInt(types.I32, levelSHA)), constant.NewInt(types.I32, 0))
@@ -170,8 +161,6 @@ func (g modGen) dispatcher(name string, impls []*llir.Func, vs []variant) *llir.
 		}
 		callee = b.NewSelect(ok, impls[i], callee)
 	}
-	call := b.NewCall(callee, args...)
-	call.Tail = enum.TailTail
-	b.NewRet(call)
+	llvm.Dispatch(b, callee, args)
 	return f
 }

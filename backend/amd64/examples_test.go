@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/backendtest"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
@@ -46,15 +47,7 @@ func buildLib(t *testing.T, mod string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range []struct{ emit, file string }{{"lib", "lib" + mod + ".a"}, {"h", mod + ".h"}} {
-		data, err := Compile(input(p), backend.Options{HW: "auto", Emit: a.emit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, a.file), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	backendtest.WriteLib(t, "amd64", p, backend.Options{HW: "auto"}, dir)
 	return dir
 }
 

@@ -1,38 +1,21 @@
 package amd64
 
 import (
-	"sync"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/backendtest"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
-	"github.com/lowent/lowentc/vm"
 )
 
 // runners keeps one Runner per program and --hw setting for the whole test
 // binary: each stdlib module is compiled once per mode, and one driver
 // process serves all of its cases.
-var runners = struct {
-	sync.Mutex
-	m map[*lang.Program]map[string]*Runner
-}{m: map[*lang.Program]map[string]*Runner{}}
+var runners backendtest.Runners[*Runner]
 
 func runnerFor(t testing.TB, p *lang.Program, hw string) *Runner {
-	runners.Lock()
-	defer runners.Unlock()
-	if runners.m[p] == nil {
-		runners.m[p] = map[string]*Runner{}
-	}
-	if r := runners.m[p][hw]; r != nil {
-		return r
-	}
-	r, err := Prepare(input(p), backend.Options{HW: hw})
-	if err != nil {
-		t.Fatalf("compiling %s with --hw %s: %v", p.Root.Module, hw, err)
-	}
-	runners.m[p][hw] = r
-	return r
+	return runners.Get(t, p, "--hw "+hw, func() (*Runner, error) { return Prepare(input(p), backend.Options{HW: hw}) })
 }
 
 func nativeRunner(t *testing.T, hw string) golden.Runner {
@@ -46,13 +29,24 @@ func nativeRunner(t *testing.T, hw string) golden.Runner {
 // aes and auto, and on the reference VM, all on the same inputs.
 func TestGolden(t *testing.T) {
 	cases := golden.Cases(golden.Seed(t))
-	t.Run("vm", func(t *testing.T) {
-		golden.Run(t, func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-			res, _, err := vm.Run(p, fn, args, vm.Options{})
-			return res, err
-		}, cases)
-	})
+	t.Run("vm", func(t *testing.T) { golden.Run(t, golden.VM, cases) })
 	for _, hw := range []string{"none", "aes", "auto"} {
 		t.Run(hw, func(t *testing.T) { golden.Run(t, nativeRunner(t, hw), cases) })
+	}
+}
+
+// TestForceLevelErrors: forcing a level needs --hw auto and a level the
+// dispatcher has.
+func TestForceLevelErrors(t *testing.T) {
+	p, err := golden.Load("sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runnerFor(t, p, "none").ForceLevel(levelAES); err == nil || err.Error() != "amd64: ForceLevel needs --hw auto" {
+		t.Errorf("--hw none: %v", err)
+	}
+	want := "amd64: ForceLevel(0x7): not a CPU level 0-3 (with or without the SHA flag 0x100)"
+	if _, err := runnerFor(t, p, "auto").ForceLevel(7); err == nil || err.Error() != want {
+		t.Errorf("level 7: %v", err)
 	}
 }

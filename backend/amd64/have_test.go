@@ -9,31 +9,15 @@ import (
 	"github.com/lowent/lowentc/vm"
 )
 
-// haveSrc asks `have sha` without using a SHA-256 builtin that survives:
-// the one it guards is dead code.
-const haveSrc = `module haves
-
-export fn ask(x: u32) -> u32 effects none {
-    if have sha {
-        let (a, b, c, d) = sha256_msg1(x, x, x, x, x, x, x, x)
-        return x + 1
-    }
-    if have aes {
-        return x + 2
-    }
-    return x + 3
-}
-`
-
 // TestHaveSHAVariant: under --hw auto every forced CPU level answers
 // `have` as the VM does with that level's features, also for an export
 // whose SHA-256 builtins were deleted as dead (seed 221 of the random
 // programs: it had no SHA-NI variant, so `have sha` was false on a CPU
 // with SHA-NI).
 func TestHaveSHAVariant(t *testing.T) {
-	p, ds := driver.LoadSource("haves.lw", []byte(haveSrc))
+	p, ds := driver.Load("../testdata/haves.lw")
 	if len(ds) > 0 {
-		t.Fatal(ds.Render(lang.Sources{"haves.lw": []byte(haveSrc)}))
+		t.Fatal(ds)
 	}
 	fn := p.Exports()[0]
 	args := []lang.Value{{Word: 100}}

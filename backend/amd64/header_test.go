@@ -10,6 +10,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/backendtest"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
@@ -148,15 +149,7 @@ func TestNullPointersAndForceLevelC(t *testing.T) {
 	if len(ds) > 0 {
 		t.Fatal(ds)
 	}
-	for _, a := range []struct{ emit, file string }{{"lib", "libnul.a"}, {"h", "nul.h"}} {
-		data, err := Compile(input(p), backend.Options{HW: "auto", Emit: a.emit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, a.file), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	backendtest.WriteLib(t, "amd64", p, backend.Options{HW: "auto"}, dir)
 	if h := string(mustRead(t, filepath.Join(dir, "nul.h"))); !strings.Contains(h,
 		"int lowentc_nul_mask(const uint32_t key[LOWENTC_STATIC 4], const uint8_t *msg, size_t msg_len, uint8_t *out, size_t out_len, uint8_t ret[LOWENTC_STATIC 8]);") ||
 		!strings.Contains(h, "int lowentc_nul_fold(const uint64_t x[LOWENTC_STATIC 2], uint64_t *ret);") {

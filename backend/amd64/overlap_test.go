@@ -14,6 +14,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/backendtest"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -177,15 +178,7 @@ func TestInPlaceLoopsC(t *testing.T) {
 		t.Fatal(ds)
 	}
 	dir := t.TempDir()
-	for _, a := range []struct{ emit, file string }{{"lib", "libinpl.a"}, {"h", "inpl.h"}} {
-		data, err := Compile(input(p), backend.Options{Emit: a.emit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, a.file), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	backendtest.WriteLib(t, "amd64", p, backend.Options{}, dir)
 	src, bin := filepath.Join(dir, "inpl.c"), filepath.Join(dir, "inpl")
 	if err := os.WriteFile(src, []byte(inplaceC), 0o644); err != nil {
 		t.Fatal(err)

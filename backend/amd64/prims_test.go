@@ -8,22 +8,12 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
-	"github.com/lowent/lowentc/lang"
 )
 
 // TestPrimitives runs backend/testdata/prims.lw (mulw, parallel
 // assignment) natively and compares every export with the VM.
 func TestPrimitives(t *testing.T) {
-	msg, refused := backendcheck.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
-		tg, _ := backend.Lookup("amd64")
-		return tg.Prepare(input(p), backend.Options{})
-	})
-	if refused != nil {
-		t.Fatal(refused)
-	}
-	if msg != "" {
-		t.Error(msg)
-	}
+	backendcheck.TestFile(t, "amd64", "../testdata/prims.lw", 1, 12)
 }
 
 // TestMulWInstruction: mulw of u64 is one widening multiply (mul or

@@ -25,13 +25,6 @@ const (
 	randLongN    = 150
 )
 
-// randSets is the number of argument sets each export is run on.
-const randSets = 3
-
-// randMaxRefused is the share of programs a mode may refuse for a genuine
-// limit of the target before the test fails.
-const randMaxRefused = 0.03
-
 // randAutoLevels are the CPU levels a --hw auto program is forced to, chosen
 // by seed, so every variant of the dispatcher meets random programs.
 var randAutoLevels = []int{levelBase, levelAES, levelAVX2, levelAVX512, levelAES | levelSHA, levelAVX512 | levelSHA}
@@ -46,7 +39,7 @@ func TestRandomPrograms(t *testing.T) {
 		}})
 	}
 	backendcheck.Campaign{Pkg: "./backend/amd64", Modes: modes, DefaultN: randDefaultN, LongN: randLongN,
-		Sets: randSets, MaxRefused: randMaxRefused, ModeEnv: "LOWENT_RANDPROG_HW"}.Run(t)
+		ModeEnv: "LOWENT_RANDPROG_HW"}.Run(t)
 }
 
 // randPrepare compiles p under --hw hw; under auto the runner is forced to
@@ -56,27 +49,17 @@ func randPrepare(p *lang.Program, hw string, seed uint64) (randprog.Target, erro
 	if err != nil {
 		return nil, err
 	}
-	t := &randTarget{Target: backendcheck.FromRunner(r)}
+	t := &backendcheck.FeatureTarget{Target: backendcheck.FromRunner(r)}
 	switch hw {
 	case "aes":
-		t.feats = lang.FeatureSet(lang.FeatAES) | lang.FeatureSet(lang.FeatPCLMUL)
+		t.Feats = lang.FeatureSet(lang.FeatAES) | lang.FeatureSet(lang.FeatPCLMUL)
 	case "auto":
 		lvl, err := r.ForceLevel(randAutoLevels[seed%uint64(len(randAutoLevels))])
 		if err != nil {
 			r.Close()
 			return nil, fmt.Errorf("internal: forcing the CPU level: %v", err)
 		}
-		t.feats = levelFeatures(lvl)
+		t.Feats = levelFeatures(lvl)
 	}
 	return t, nil
 }
-
-// randTarget is a compiled random program with the answers its variant
-// gives to `have FEATURE`: the VM is run with the same ones.
-type randTarget struct {
-	randprog.Target
-	feats lang.FeatureSet
-}
-
-// Features implements randprog.FeatureTarget.
-func (t *randTarget) Features() lang.FeatureSet { return t.feats }

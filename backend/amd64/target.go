@@ -33,20 +33,7 @@ const (
 // Target is the x86-64 LLVM target.
 var Target llvm.Target = x86{}
 
-func init() {
-	backend.Register(&backend.Target{
-		Name:    "amd64",
-		Emits:   Emits,
-		Compile: Compile,
-		Prepare: func(in *backend.Input, opts backend.Options) (backend.Runner, error) {
-			return Prepare(in, opts)
-		},
-		Validate: func(opts backend.Options) error {
-			_, err := parseHW(opts.HW)
-			return err
-		},
-	})
-}
+func init() { llvm.Register(Target, Emits, Compile) }
 
 // Compile produces the artifact opts.Emit of the program in.
 func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
@@ -70,17 +57,7 @@ func Prepare(in *backend.Input, opts backend.Options) (*Runner, error) {
 // ForceLevel limits a --hw auto program to CPU level n (0 computed, 1
 // AES-NI, 2 AVX2 with VAES, 3 AVX-512) and returns the level in effect.
 func (r *Runner) ForceLevel(n int) (int, error) {
-	if !r.Dispatched() {
-		return 0, fmt.Errorf("amd64: ForceLevel needs --hw auto")
-	}
-	lvl, err := r.ForceDispatch(n)
-	if err != nil {
-		return 0, err
-	}
-	if lvl < 0 {
-		return 0, fmt.Errorf("amd64: ForceLevel(%#x): not a CPU level 0-3 (with or without the SHA flag 0x100)", n)
-	}
-	return lvl, nil
+	return r.Runner.ForceLevel(n, "a CPU level 0-3 (with or without the SHA flag 0x100)")
 }
 
 // SymbolName is the C name of export fn of module mod.
@@ -112,25 +89,18 @@ type builtinUse struct{ clmul, aes, sha, haveSHA bool }
 
 func usesOf(f *ir.Function) builtinUse {
 	var u builtinUse
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, in := range b.Instrs {
-			switch in.Op {
-			case ir.OpClmulLo, ir.OpClmulHi:
-				u.clmul = true
-			case ir.OpAESEnc, ir.OpAESEncLast:
-				u.aes = true
-			case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
-				u.sha = true
-			case ir.OpHave:
-				u.haveSHA = u.haveSHA || sem.Feature(in.Aux) == sem.FeatSHA
-			}
-			for _, blk := range in.Blocks {
-				walk(blk)
-			}
+	ir.WalkInstrs(f.Body, func(in *ir.Instr) {
+		switch in.Op {
+		case ir.OpClmulLo, ir.OpClmulHi:
+			u.clmul = true
+		case ir.OpAESEnc, ir.OpAESEncLast:
+			u.aes = true
+		case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
+			u.sha = true
+		case ir.OpHave:
+			u.haveSHA = u.haveSHA || sem.Feature(in.Aux) == sem.FeatSHA
 		}
-	}
-	walk(f.Body)
+	})
 	return u
 }
 

@@ -44,12 +44,10 @@ type laneRef struct {
 	lane int
 }
 
-// wordAcc describes a 64-bit memory access: array, index = base + off (off
-// in index units), and the unit of a 64-bit step (8 bytes or 1 element).
+// wordAcc describes a 64-bit memory access: ir's view of it (array, index
+// = base + offset) and the unit of a 64-bit step (8 bytes or 1 element).
 type wordAcc struct {
-	arr  *ir.Array
-	base *ir.Value // nil when the index is a constant
-	off  int64
+	ir.Access
 	unit int64
 	be   bool
 }
@@ -66,31 +64,6 @@ type blockPlan struct {
 	// are one 256-bit (512-bit) store at the last pair's place.
 	storeRunSkip map[*ir.Instr]bool           // second store of a pair stored with its run
 	storeRun     map[*ir.Instr][][2]*ir.Instr // second store of a run's last pair -> the run
-}
-
-// indexOf splits an index value into a base value and a constant offset.
-func indexOf(v *ir.Value) (*ir.Value, int64) {
-	var off int64
-	for v.Def != nil {
-		d := v.Def
-		switch {
-		case d.Op == ir.OpConst:
-			return nil, off + int64(d.Aux)
-		case d.Op == ir.OpCopy:
-			v = d.Args[0]
-			continue
-		case d.Op == ir.OpAdd && d.Args[1].Def != nil && d.Args[1].Def.Op == ir.OpConst:
-			off += int64(d.Args[1].Def.Aux)
-			v = d.Args[0]
-			continue
-		case d.Op == ir.OpAdd && d.Args[0].Def != nil && d.Args[0].Def.Op == ir.OpConst:
-			off += int64(d.Args[0].Def.Aux)
-			v = d.Args[1]
-			continue
-		}
-		break
-	}
-	return v, off
 }
 
 // wordAccess describes in if it is a 64-bit load or store the pairing
@@ -111,29 +84,20 @@ func wordAccess(in *ir.Instr) (wordAcc, bool) {
 	default:
 		return a, false
 	}
-	a.arr = in.Arr
-	a.base, a.off = indexOf(in.Args[0])
+	a.Access, _ = ir.AccessOf(in)
 	return a, true
 }
 
 // adjacent reports whether y is x's next 64-bit word.
 func adjacent(x, y wordAcc) bool {
-	return x.arr == y.arr && x.base == y.base && x.be == y.be && y.off == x.off+x.unit
+	d, ok := x.Distance(y.Access)
+	return ok && x.be == y.be && d == x.unit
 }
 
 // mayOverlap reports whether two 64-bit accesses to one array may touch
-// the same bytes: always, unless their indexes differ by a constant of at
-// least a word.
-func mayOverlap(x, y wordAcc) bool {
-	if x.base != y.base {
-		return true
-	}
-	d := x.off - y.off
-	if d < 0 {
-		d = -d
-	}
-	return d < x.unit
-}
+// the same bytes, by ir's aliasing rule (the planner keeps each array's
+// accesses apart: the ABI refuses overlapping buffers).
+func mayOverlap(x, y wordAcc) bool { return ir.DistinctParams.MayOverlap(x.Access, y.Access) }
 
 // planBlock pairs the loads, stores and AES rounds of b. Two loads pair
 // when no store to their array, check or nested control flow lies between

@@ -146,7 +146,7 @@ func (g *fgen) planRounds(b *ir.Block) {
 				g.pair[first], g.paired[second] = second, true
 				break
 			}
-			if reads(y, res) || reads(y, first.Results) {
+			if ir.Reads(y, res...) || ir.Reads(y, first.Results...) {
 				break
 			}
 		}
@@ -162,25 +162,6 @@ func follows(first *ir.Instr, res []*ir.Value, second *ir.Instr) bool {
 		}
 	}
 	return true
-}
-
-// reads reports whether in (or a block nested in it) reads one of vs.
-func reads(in *ir.Instr, vs []*ir.Value) bool {
-	for _, a := range in.Args {
-		for _, v := range vs {
-			if a == v {
-				return true
-			}
-		}
-	}
-	for _, blk := range in.Blocks {
-		for _, x := range blk.Instrs {
-			if reads(x, vs) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // early returns v's LLVM value, emitting now the constants and additions

@@ -92,21 +92,10 @@ func (g modGen) capsFunc() *llir.Func {
 // need, and impls[1], the computed one, otherwise.
 func (g modGen) dispatcher(name string, impls []*llir.Func, need uint64) *llir.Func {
 	caps := g.capsFunc()
-	var ps []*llir.Param
-	var args []value.Value
-	for _, p := range impls[0].Params {
-		q := llir.NewParam(p.Name(), p.Typ)
-		ps = append(ps, q)
-		args = append(args, q)
-	}
-	f := g.Out.NewFunc(name, types.I32, ps...)
-	f.FuncAttrs = append(f.FuncAttrs, enum.FuncAttrNoUnwind)
-	b := f.NewBlock("entry")
+	f, b, args := g.Dispatcher(name, impls)
 	c := b.NewCall(caps)
 	want := constant.NewInt(types.I32, int64(need))
 	ok := b.NewICmp(enum.IPredEQ, b.NewAnd(c, want), want)
-	call := b.NewCall(b.NewSelect(ok, impls[0], impls[1]), args...)
-	call.Tail = enum.TailTail
-	b.NewRet(call)
+	llvm.Dispatch(b, b.NewSelect(ok, impls[0], impls[1]), args)
 	return f
 }

@@ -1,15 +1,16 @@
 package arm64
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/llvm"
+	"github.com/lowent/lowentc/internal/backendtest"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
-	"github.com/lowent/lowentc/vm"
 )
 
 // runners keeps one Runner per program and mode for the whole test
@@ -17,42 +18,30 @@ import (
 // driver process serves all of its cases. A mode is a --hw value, or
 // "auto/N": --hw auto with the level forced to N (sharing the build of
 // --hw auto, in a driver process of its own).
-var runners = struct {
-	sync.Mutex
-	m map[*lang.Program]map[string]*Runner
-}{m: map[*lang.Program]map[string]*Runner{}}
+var runners backendtest.Runners[*Runner]
 
 func runnerFor(t testing.TB, p *lang.Program, mode string) *Runner {
-	runners.Lock()
-	defer runners.Unlock()
-	if runners.m[p] == nil {
-		runners.m[p] = map[string]*Runner{}
-	}
-	if r := runners.m[p][mode]; r != nil {
-		return r
-	}
-	hw, level := mode, -1
-	switch mode {
-	case "auto/0":
-		hw, level = "auto", levelBase
-	case "auto/1":
-		hw, level = "auto", levelCrypto
-	}
-	r, err := Prepare(input(p), backend.Options{HW: hw})
-	if err != nil {
-		t.Fatalf("compiling %s with --hw %s: %v", p.Root.Module, hw, err)
-	}
-	if level >= 0 {
+	return runners.Get(t, p, mode, func() (*Runner, error) {
+		hw, level := mode, -1
+		switch mode {
+		case "auto/0":
+			hw, level = "auto", levelBase
+		case "auto/1":
+			hw, level = "auto", levelCrypto
+		}
+		r, err := Prepare(input(p), backend.Options{HW: hw})
+		if err != nil || level < 0 {
+			return r, err
+		}
 		got, err := r.ForceLevel(level)
+		if err == nil && got != level {
+			err = fmt.Errorf("level %d in effect (qemu -cpu %s has every extension)", got, qemuCPU)
+		}
 		if err != nil {
-			t.Fatalf("%s: force level %d: %v", p.Root.Module, level, err)
+			return nil, fmt.Errorf("force level %d: %v", level, err)
 		}
-		if got != level {
-			t.Fatalf("%s: force level %d: level %d in effect (qemu -cpu %s has every extension)", p.Root.Module, level, got, qemuCPU)
-		}
-	}
-	runners.m[p][mode] = r
-	return r
+		return r, nil
+	})
 }
 
 func qemuRunner(t *testing.T, mode string) golden.Runner {
@@ -72,12 +61,7 @@ func TestGolden(t *testing.T) {
 		mods = append(mods, c.Module)
 	}
 	prebuild(t, mods, []string{"none", "crypto", "auto"})
-	t.Run("vm", func(t *testing.T) {
-		golden.Run(t, func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
-			res, _, err := vm.Run(p, fn, args, vm.Options{})
-			return res, err
-		}, cases)
-	})
+	t.Run("vm", func(t *testing.T) { golden.Run(t, golden.VM, cases) })
 	for _, mode := range []string{"none", "crypto", "auto", "auto/0", "auto/1"} {
 		t.Run(mode, func(t *testing.T) { golden.Run(t, qemuRunner(t, mode), cases) })
 	}

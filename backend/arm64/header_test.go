@@ -9,6 +9,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/backendtest"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -56,15 +57,7 @@ func TestLibraryAndLevelsC(t *testing.T) {
 		t.Fatal(ds)
 	}
 	dir := t.TempDir()
-	for _, a := range []struct{ emit, file string }{{"lib", "libbuiltins.a"}, {"h", "builtins.h"}} {
-		data, err := Compile(input(p), backend.Options{HW: "auto", Emit: a.emit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, a.file), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	backendtest.WriteLib(t, "arm64", p, backend.Options{HW: "auto"}, dir)
 	h := string(mustRead(t, filepath.Join(dir, "builtins.h")))
 	for _, want := range []string{
 		"int lowentc_builtins_enc(const uint64_t s[LOWENTC_STATIC 2], const uint64_t k[LOWENTC_STATIC 2], uint64_t *ret0, uint64_t *ret1);",
@@ -141,29 +134,12 @@ func mustRead(t *testing.T, path string) []byte {
 	return b
 }
 
-// haveSrc asks `have` without a builtin that survives (the one it guards
-// is dead): its export still gets a crypto variant, so `have` is true at
-// level 1.
-const haveSrc = `module haves
-
-export fn ask(x: u32) -> u32 effects none {
-    if have sha {
-        let (a, b, c, d) = sha256_msg1(x, x, x, x, x, x, x, x)
-        return x + 1
-    }
-    if have aes {
-        return x + 2
-    }
-    return x + 3
-}
-`
-
 // TestHaveLevels: under --hw auto each forced level answers `have` as the
 // VM does with that level's features.
 func TestHaveLevels(t *testing.T) {
-	p, ds := driver.LoadSource("haves.lw", []byte(haveSrc))
+	p, ds := driver.Load("../testdata/haves.lw")
 	if len(ds) > 0 {
-		t.Fatal(ds.Render(lang.Sources{"haves.lw": []byte(haveSrc)}))
+		t.Fatal(ds)
 	}
 	fn := p.Exports()[0]
 	for _, lvl := range []int{levelBase, levelCrypto} {

@@ -76,25 +76,18 @@ func capsOf(f *ir.Function) uint64 {
 			caps |= hwcapSHA2
 		}
 	}
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, in := range b.Instrs {
-			switch in.Op {
-			case ir.OpClmulLo, ir.OpClmulHi:
-				feat(sem.FeatPCLMUL)
-			case ir.OpAESEnc, ir.OpAESEncLast:
-				feat(sem.FeatAES)
-			case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
-				feat(sem.FeatSHA)
-			case ir.OpHave:
-				feat(sem.Feature(in.Aux))
-			}
-			for _, blk := range in.Blocks {
-				walk(blk)
-			}
+	ir.WalkInstrs(f.Body, func(in *ir.Instr) {
+		switch in.Op {
+		case ir.OpClmulLo, ir.OpClmulHi:
+			feat(sem.FeatPCLMUL)
+		case ir.OpAESEnc, ir.OpAESEncLast:
+			feat(sem.FeatAES)
+		case ir.OpSHA256Rnds2, ir.OpSHA256Msg1, ir.OpSHA256Msg2:
+			feat(sem.FeatSHA)
+		case ir.OpHave:
+			feat(sem.Feature(in.Aux))
 		}
-	}
-	walk(f.Body)
+	})
 	return caps
 }
 

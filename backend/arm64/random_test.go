@@ -23,13 +23,6 @@ const (
 	randLongN    = 70
 )
 
-// randSets is the number of argument sets each export is run on.
-const randSets = 3
-
-// randMaxRefused is the share of programs a mode may refuse for a genuine
-// limit of the target before the test fails.
-const randMaxRefused = 0.03
-
 // TestRandomPrograms runs seeds SEED0..SEED0+N-1 in each --hw mode (auto
 // forced to level 0 or 1 by seed; backendcheck.Campaign).
 func TestRandomPrograms(t *testing.T) {
@@ -40,7 +33,7 @@ func TestRandomPrograms(t *testing.T) {
 		}})
 	}
 	backendcheck.Campaign{Pkg: "./backend/arm64", Modes: modes, DefaultN: randDefaultN, LongN: randLongN,
-		Sets: randSets, MaxRefused: randMaxRefused, ModeEnv: "LOWENT_RANDPROG_HW"}.Run(t)
+		ModeEnv: "LOWENT_RANDPROG_HW"}.Run(t)
 }
 
 // randPrepare compiles p under --hw hw; under auto the runner is forced to
@@ -50,17 +43,17 @@ func randPrepare(p *lang.Program, hw string, seed uint64) (randprog.Target, erro
 	if err != nil {
 		return nil, err
 	}
-	t := &randTarget{Target: backendcheck.FromRunner(r)}
+	t := &backendcheck.FeatureTarget{Target: backendcheck.FromRunner(r)}
 	switch hw {
 	case "crypto":
-		t.feats = levelFeatures(levelCrypto)
+		t.Feats = levelFeatures(levelCrypto)
 	case "auto":
 		lvl, err := r.ForceLevel(int(seed % 2))
 		if err != nil {
 			r.Close()
 			return nil, fmt.Errorf("internal: forcing the level: %v", err)
 		}
-		t.feats = levelFeatures(lvl)
+		t.Feats = levelFeatures(lvl)
 	}
 	return t, nil
 }
@@ -73,11 +66,3 @@ func levelFeatures(lvl int) lang.FeatureSet {
 	}
 	return 0
 }
-
-type randTarget struct {
-	randprog.Target
-	feats lang.FeatureSet
-}
-
-// Features implements randprog.FeatureTarget.
-func (t *randTarget) Features() lang.FeatureSet { return t.feats }

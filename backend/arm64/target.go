@@ -10,8 +10,6 @@
 package arm64
 
 import (
-	"fmt"
-
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/llvm"
 )
@@ -22,20 +20,7 @@ var Emits = llvm.Emits
 // Target is the AArch64 LLVM target.
 var Target llvm.Target = aarch64{}
 
-func init() {
-	backend.Register(&backend.Target{
-		Name:    "arm64",
-		Emits:   Emits,
-		Compile: Compile,
-		Prepare: func(in *backend.Input, opts backend.Options) (backend.Runner, error) {
-			return Prepare(in, opts)
-		},
-		Validate: func(opts backend.Options) error {
-			_, err := parseHW(opts.HW)
-			return err
-		},
-	})
-}
+func init() { llvm.Register(Target, Emits, Compile) }
 
 // Compile produces the artifact opts.Emit of the program in.
 func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {
@@ -59,19 +44,7 @@ func Prepare(in *backend.Input, opts backend.Options) (*Runner, error) {
 
 // ForceLevel limits a --hw auto program to level n (0 computed, 1 the
 // Cryptography Extensions the CPU has) and returns the level in effect.
-func (r *Runner) ForceLevel(n int) (int, error) {
-	if !r.Dispatched() {
-		return 0, fmt.Errorf("arm64: ForceLevel needs --hw auto")
-	}
-	lvl, err := r.ForceDispatch(n)
-	if err != nil {
-		return 0, err
-	}
-	if lvl < 0 {
-		return 0, fmt.Errorf("arm64: ForceLevel(%d): not a level 0-1", n)
-	}
-	return lvl, nil
-}
+func (r *Runner) ForceLevel(n int) (int, error) { return r.Runner.ForceLevel(n, "a level 0-1") }
 
 // SymbolName is the C name of export fn of module mod.
 func SymbolName(mod, fn string) string { return llvm.SymbolName(mod, fn) }

@@ -7,7 +7,6 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/llvm"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
-	"github.com/lowent/lowentc/lang"
 )
 
 // TestMissingCrossTools: without the cross compiler or qemu on PATH, the
@@ -44,14 +43,5 @@ func TestHWValues(t *testing.T) {
 // TestPrimitives runs backend/testdata/prims.lw (mulw, parallel
 // assignment) under qemu and compares every export with the VM.
 func TestPrimitives(t *testing.T) {
-	msg, refused := backendcheck.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
-		tg, _ := backend.Lookup("arm64")
-		return tg.Prepare(input(p), backend.Options{})
-	})
-	if refused != nil {
-		t.Fatal(refused)
-	}
-	if msg != "" {
-		t.Error(msg)
-	}
+	backendcheck.TestFile(t, "arm64", "../testdata/prims.lw", 1, 12)
 }

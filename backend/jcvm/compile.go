@@ -3,6 +3,7 @@ package jcvm
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lowent/lowentc/backend"
@@ -252,21 +253,10 @@ func (m *Method) limitErr(msg string) error {
 func usesBuiltin(mod *ir.Module, name string) bool {
 	want := map[string][]ir.Op{"clmul": {ir.OpClmulLo, ir.OpClmulHi}, "enc": {ir.OpAESEnc}, "enclast": {ir.OpAESEncLast}}[name]
 	found := false
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, in := range b.Instrs {
-			for _, o := range want {
-				if in.Op == o {
-					found = true
-				}
-			}
-			for _, blk := range in.Blocks {
-				walk(blk)
-			}
-		}
-	}
 	for _, f := range mod.Funcs {
-		walk(f.Body)
+		ir.WalkInstrs(f.Body, func(in *ir.Instr) {
+			found = found || slices.Contains(want, in.Op)
+		})
 	}
 	return found
 }

@@ -280,9 +280,10 @@ func flatCode(code []Insn) []string {
 }
 
 // TestJCAReadsSnapshots parses and loads every .jca snapshot of
-// testdata/codegen (at the width its name gives).
+// testdata/codegen (NAME.int.jca.golden, NAME.noint.jca.golden: at the
+// width its name gives).
 func TestJCAReadsSnapshots(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "codegen", "*.jca"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "codegen", "*.jca.golden"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no .jca snapshots: %v", err)
 	}
@@ -292,7 +293,7 @@ func TestJCAReadsSnapshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := 32
-		if strings.HasSuffix(name, ".noint.jca") {
+		if strings.HasSuffix(name, ".noint.jca.golden") {
 			w = 16
 		}
 		f, err := parseJCA(string(src))

@@ -15,17 +15,7 @@ import (
 // assignment) in the simulator at both widths and compares every export
 // with the VM.
 func TestPrimitives(t *testing.T) {
-	for _, noInt := range []bool{false, true} {
-		msg, refused := backendcheck.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
-			return prepare(input(p), backend.Options{NoInt: noInt})
-		})
-		if refused != nil {
-			t.Fatalf("noInt=%v: %v", noInt, refused)
-		}
-		if msg != "" {
-			t.Errorf("noInt=%v: %s", noInt, msg)
-		}
-	}
+	backendcheck.TestFile(t, "jcvm", "../testdata/prims.lw", 1, 12, backend.Options{}, backend.Options{NoInt: true})
 }
 
 // TestMulWOpcodeCountsFixed: mulw (expanded into half-word products and

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
+	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
@@ -82,8 +83,8 @@ func (t jvmTarget) Close() error { return nil }
 // compiles the emitted Java, on a JVM against the stub, with and without
 // int: the simulator is not the only judge of the generated code.
 func TestRandomProgramsJVM(t *testing.T) {
-	first := randEnv(t, "LOWENT_RANDPROG_SEED0", 1)
-	n := randEnv(t, "LOWENT_RANDPROG_JVM_N", uint64(testlong.Count(randJVMDefaultN, randJVMLongN)))
+	first := backendcheck.EnvUint(t, "LOWENT_RANDPROG_SEED0", 1)
+	n := backendcheck.EnvUint(t, "LOWENT_RANDPROG_JVM_N", uint64(testlong.Count(randJVMDefaultN, randJVMLongN)))
 	dir, _ := jvmBuild(t, false) // checks the JDK; holds the driver and stub
 	type key struct {
 		seed  uint64

@@ -171,18 +171,11 @@ func Build(t Target, in *backend.Input, opts backend.Options, dir string) (*Buil
 // checks, by the status the kernel returns for each (-1-k for clause k).
 func (b *Built) Requires(f *ir.Function) map[int]error {
 	out := map[int]error{}
-	var walk func(blk *ir.Block)
-	walk = func(blk *ir.Block) {
-		for _, in := range blk.Instrs {
-			if c := in.Check; c != nil && c.Kind == ir.CheckEntry {
-				out[-1-c.Clause] = c.Err()
-			}
-			for _, sub := range in.Blocks {
-				walk(sub)
-			}
+	ir.WalkInstrs(f.Body, func(in *ir.Instr) {
+		if c := in.Check; c != nil && c.Kind == ir.CheckEntry {
+			out[-1-c.Clause] = c.Err()
 		}
-	}
-	walk(f.Body)
+	})
 	return out
 }
 

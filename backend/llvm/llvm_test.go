@@ -2,7 +2,6 @@ package llvm
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,17 +11,14 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/driver/middle"
+	"github.com/lowent/lowentc/internal/backendtest"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/sem"
 )
 
 // TestMain removes the build cache's directory when the tests end.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	backend.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { backendtest.Main(m) }
 
 // plain is the smallest Target: the host's triple, one variant, no
 // `have` feature and no instruction for any builtin (a program that uses

@@ -160,7 +160,7 @@ func PlanAESGroups(b *ir.Block, p *AESPlan, size int, any bool) {
 	for _, in := range b.Instrs {
 		isAES := in.Op == ir.OpAESEnc || in.Op == ir.OpAESEncLast
 		if len(open) > 0 && isAES && in.Op == open[0].Op && in.Args[2] == open[0].Args[2] &&
-			in.Args[3] == open[0].Args[3] && !usesAny(in, results) {
+			in.Args[3] == open[0].Args[3] && !ir.Reads(in, results...) {
 			open = append(open, in)
 			results = append(results, in.Results...)
 			if len(open) == size {
@@ -168,7 +168,7 @@ func PlanAESGroups(b *ir.Block, p *AESPlan, size int, any bool) {
 			}
 			continue
 		}
-		if len(open) > 0 && (isAES || usesAny(in, results) || len(in.Blocks) > 0) {
+		if len(open) > 0 && (isAES || ir.Reads(in, results...) || len(in.Blocks) > 0) {
 			flush()
 		}
 		if isAES {
@@ -177,25 +177,6 @@ func PlanAESGroups(b *ir.Block, p *AESPlan, size int, any bool) {
 		}
 	}
 	flush()
-}
-
-// usesAny reports whether in reads one of vs (nested blocks count).
-func usesAny(in *ir.Instr, vs []*ir.Value) bool {
-	for _, a := range in.Args {
-		for _, v := range vs {
-			if a == v {
-				return true
-			}
-		}
-	}
-	for _, blk := range in.Blocks {
-		for _, x := range blk.Instrs {
-			if usesAny(x, vs) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // shuffleMask builds a shufflevector mask.

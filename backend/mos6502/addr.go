@@ -71,26 +71,19 @@ func planAddrs(g *fgen, p *linearPlan) {
 		rem[v] = n
 	}
 	var all []*ir.Instr
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, in := range b.Instrs {
-			all = append(all, in)
-			if idx := memIndex(in); len(idx) > 0 && !g.simpleShape(in.Arr, idx) {
-				if ab, ok := splitAdd(g, idx); ok {
-					p.addrs[in] = ab
-					for _, v := range idx {
-						rem[v]--
-					}
-					rem[ab.lo]++
-					rem[ab.hi]++
+	ir.WalkInstrs(g.f.Body, func(in *ir.Instr) {
+		all = append(all, in)
+		if idx := memIndex(in); len(idx) > 0 && !g.simpleShape(in.Arr, idx) {
+			if ab, ok := splitAdd(g, idx); ok {
+				p.addrs[in] = ab
+				for _, v := range idx {
+					rem[v]--
 				}
-			}
-			for _, blk := range in.Blocks {
-				walk(blk)
+				rem[ab.lo]++
+				rem[ab.hi]++
 			}
 		}
-	}
-	walk(g.f.Body)
+	})
 	// Index adds whose results nothing reads any more.
 	for changed := true; changed; {
 		changed = false

@@ -27,26 +27,9 @@ type liveness struct {
 }
 
 func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
-	lv := &liveness{pos: map[*ir.Instr]int{}, end: map[*ir.Instr]int{}, iv: map[*ir.Value]*interval{},
-		uses: map[*ir.Value]int{}, depth: map[*ir.Instr]int{}}
-	var number func(b *ir.Block, d int)
-	number = func(b *ir.Block, d int) {
-		for _, in := range b.Instrs {
-			lv.pos[in] = lv.n
-			lv.depth[in] = d
-			lv.n++
-			nd := d
-			if in.Op == ir.OpFor {
-				nd++
-			}
-			for _, blk := range in.Blocks {
-				number(blk, nd)
-			}
-			lv.end[in] = lv.n
-			lv.n++
-		}
-	}
-	number(f.Body, 0)
+	nb := ir.Number(f.Body)
+	lv := &liveness{pos: nb.Pos, end: nb.End, depth: nb.Depth, n: nb.N,
+		iv: map[*ir.Value]*interval{}, uses: map[*ir.Value]int{}}
 	def := func(v *ir.Value, p int) {
 		if _, ok := lv.iv[v]; !ok {
 			lv.iv[v] = &interval{start: p, end: p, id: len(lv.iv)}

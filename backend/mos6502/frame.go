@@ -57,23 +57,16 @@ func (fa *frameAlloc) any() string {
 // frameBase returns where f's frame may start: after every callee's.
 func (mg *modgen) frameBase(f *ir.Function) frameAlloc {
 	fa := frameAlloc{zp: zpFirst}
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, in := range b.Instrs {
-			if in.Op == ir.OpCall {
-				cf := mg.frames[in.Callee]
-				if cf == nil {
-					mg.bugf("%s calls %s before it is generated", f.Name, in.Callee.Name)
-				}
-				fa.zp = max(fa.zp, cf.zpEnd)
-				fa.abs = max(fa.abs, cf.absEnd)
+	ir.WalkInstrs(f.Body, func(in *ir.Instr) {
+		if in.Op == ir.OpCall {
+			cf := mg.frames[in.Callee]
+			if cf == nil {
+				mg.bugf("%s calls %s before it is generated", f.Name, in.Callee.Name)
 			}
-			for _, blk := range in.Blocks {
-				walk(blk)
-			}
+			fa.zp = max(fa.zp, cf.zpEnd)
+			fa.abs = max(fa.abs, cf.absEnd)
 		}
-	}
-	walk(f.Body)
+	})
 	return fa
 }
 
@@ -229,18 +222,11 @@ func zpReserve(fs []*ir.Function) map[*ir.Function]int {
 				}
 			}
 		}
-		var walk func(b *ir.Block)
-		walk = func(b *ir.Block) {
-			for _, in := range b.Instrs {
-				if in.Op == ir.OpCall {
-					res[in.Callee] = max(res[in.Callee], need)
-				}
-				for _, blk := range in.Blocks {
-					walk(blk)
-				}
+		ir.WalkInstrs(f.Body, func(in *ir.Instr) {
+			if in.Op == ir.OpCall {
+				res[in.Callee] = max(res[in.Callee], need)
 			}
-		}
-		walk(f.Body)
+		})
 	}
 	return res
 }

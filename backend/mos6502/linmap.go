@@ -66,16 +66,7 @@ func (e *linExpr) add(l *ir.Value, m matrix) {
 // lookups, and the linear intermediate values that then need no code.
 func planLinear(g *fgen) *linearPlan {
 	p := &linearPlan{roots: map[*ir.Instr]*linRoot{}, skips: map[*ir.Instr]bool{}, groups: map[*ir.Instr]*rotGroup{}}
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		planBlock(g, p, b)
-		for _, in := range b.Instrs {
-			for _, blk := range in.Blocks {
-				walk(blk)
-			}
-		}
-	}
-	walk(g.f.Body)
+	ir.Walk(g.f.Body, func(b *ir.Block) { planBlock(g, p, b) }, nil)
 	if !g.g.lay.size {
 		planAddrs(g, p)
 	}

@@ -181,27 +181,13 @@ func (g *fgen) simpleShape(arr *ir.Array, idx []*ir.Value) bool {
 // reads b and puts k in y, so the OR itself is never emitted.
 func (g *fgen) absorbedOrs(b *ir.Block) map[*ir.Value]bool {
 	absorbed := map[*ir.Value]int{}
-	var walk func(b *ir.Block)
-	walk = func(b *ir.Block) {
-		for _, in := range b.Instrs {
-			var idx []*ir.Value
-			switch in.Op {
-			case ir.OpLoad, ir.OpLoadLE, ir.OpLoadBE:
-				idx = in.Args
-			case ir.OpStore, ir.OpStoreLE, ir.OpStoreBE:
-				idx = in.Args[:len(in.Args)-1]
-			}
-			if len(idx) > 0 && !g.simpleShape(in.Arr, idx) {
-				if base, _ := splitLow(g, idx[0]); base != idx[0] {
-					absorbed[idx[0]]++
-				}
-			}
-			for _, blk := range in.Blocks {
-				walk(blk)
+	ir.WalkInstrs(b, func(in *ir.Instr) {
+		if idx := memIndex(in); len(idx) > 0 && !g.simpleShape(in.Arr, idx) {
+			if base, _ := splitLow(g, idx[0]); base != idx[0] {
+				absorbed[idx[0]]++
 			}
 		}
-	}
-	walk(b)
+	})
 	out := map[*ir.Value]bool{}
 	for v, n := range absorbed {
 		if n == g.lv.uses[v] {

@@ -344,14 +344,11 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 // callPositions returns the liveness positions of the calls in b.
 func (g *fgen) callPositions(b *ir.Block) []int {
 	var ps []int
-	for _, in := range b.Instrs {
+	ir.WalkInstrs(b, func(in *ir.Instr) {
 		if in.Op == ir.OpCall {
 			ps = append(ps, g.lv.pos[in])
 		}
-		for _, blk := range in.Blocks {
-			ps = append(ps, g.callPositions(blk)...)
-		}
-	}
+	})
 	return ps
 }
 

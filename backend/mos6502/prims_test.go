@@ -14,18 +14,7 @@ import (
 // assignment) on the 6502 in both modes and compares every export with
 // the VM.
 func TestPrimitives(t *testing.T) {
-	for _, opt := range []string{"speed", "size"} {
-		msg, refused := backendcheck.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
-			tg, _ := backend.Lookup("mos6502")
-			return tg.Prepare(input(p), backend.Options{Opt: opt})
-		})
-		if refused != nil {
-			t.Fatalf("--opt %s: %v", opt, refused)
-		}
-		if msg != "" {
-			t.Errorf("--opt %s: %s", opt, msg)
-		}
-	}
+	backendcheck.TestFile(t, "mos6502", "../testdata/prims.lw", 1, 12, backend.Options{Opt: "speed"}, backend.Options{Opt: "size"})
 }
 
 // TestMulConstantTime: mulw and the plain product take one number of
@@ -74,16 +63,5 @@ func TestMulConstantTime(t *testing.T) {
 // lookups and linear maps) on the 6502 in both modes and compares every
 // export with the VM.
 func TestRotates(t *testing.T) {
-	for _, opt := range []string{"speed", "size"} {
-		msg, refused := backendcheck.CheckFile("testdata/rotates.lw", 1, 8, func(p *lang.Program) (backend.Runner, error) {
-			tg, _ := backend.Lookup("mos6502")
-			return tg.Prepare(input(p), backend.Options{Opt: opt})
-		})
-		if refused != nil {
-			t.Fatalf("--opt %s: %v", opt, refused)
-		}
-		if msg != "" {
-			t.Errorf("--opt %s: %s", opt, msg)
-		}
-	}
+	backendcheck.TestFile(t, "mos6502", "testdata/rotates.lw", 1, 8, backend.Options{Opt: "speed"}, backend.Options{Opt: "size"})
 }

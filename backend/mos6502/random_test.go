@@ -2,11 +2,8 @@ package mos6502
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -54,8 +51,8 @@ type randomResult struct {
 // lints the emitted source and compares every export's outcome with the
 // reference VM's on several argument sets.
 func TestRandomPrograms(t *testing.T) {
-	n := envUint(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(randomDefaultN, randomLongN)))
-	seed0 := envUint(t, "LOWENT_RANDPROG_SEED0", 1)
+	n := backendcheck.EnvUint(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(randomDefaultN, randomLongN)))
+	seed0 := backendcheck.EnvUint(t, "LOWENT_RANDPROG_SEED0", 1)
 	type job struct {
 		seed uint64
 		opt  string
@@ -100,7 +97,7 @@ func TestRandomPrograms(t *testing.T) {
 		case r.mismatch != "":
 			failed++
 			t.Errorf("%s: %s\n%s", mode, r.mismatch, replay)
-		case r.refused != nil && internalError(r.refused):
+		case r.refused != nil && backendcheck.IsInternal(r.refused):
 			failed++
 			t.Errorf("seed %d %s: internal error: %v\n%s", r.seed, mode, r.refused, replay)
 		case r.refused != nil:
@@ -154,24 +151,4 @@ func runRandom(seed uint64, opt string) (res randomResult) {
 		return backendcheck.FromRunner(&Runner{prog: prog}), nil
 	})
 	return res
-}
-
-// internalError reports whether a refusal is a bug of the compiler rather
-// than a limit of the target.
-func internalError(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "BUG") || strings.Contains(s, "internal")
-}
-
-// envUint reads a positive integer from the environment, def when unset.
-func envUint(t *testing.T, name string, def uint64) uint64 {
-	s := os.Getenv(name)
-	if s == "" {
-		return def
-	}
-	v, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || v == 0 {
-		t.Fatalf("%s=%q: want a positive integer", name, s)
-	}
-	return v
 }

@@ -1,15 +1,10 @@
 package wasm32
 
 import (
-	"os"
 	"testing"
 
-	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/backendtest"
 )
 
 // TestMain removes the build cache's directory when the tests end.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	backend.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { backendtest.Main(m) }

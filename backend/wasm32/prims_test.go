@@ -3,9 +3,7 @@ package wasm32
 import (
 	"testing"
 
-	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
-	"github.com/lowent/lowentc/lang"
 )
 
 // TestPrimitives runs backend/testdata/prims.lw (mulw, parallel
@@ -14,13 +12,5 @@ import (
 // i128 multiply would need compiler-rt's __multi3, which wasm-ld cannot
 // find.
 func TestPrimitives(t *testing.T) {
-	msg, refused := backendcheck.CheckFile("../testdata/prims.lw", 1, 12, func(p *lang.Program) (backend.Runner, error) {
-		return Prepare(input(p), backend.Options{})
-	})
-	if refused != nil {
-		t.Fatal(refused)
-	}
-	if msg != "" {
-		t.Error(msg)
-	}
+	backendcheck.TestFile(t, "wasm32", "../testdata/prims.lw", 1, 12)
 }

@@ -20,13 +20,6 @@ const (
 	randLongN    = 200
 )
 
-// randSets is the number of argument sets each export is run on.
-const randSets = 3
-
-// randMaxRefused is the share of programs that may be refused for a
-// genuine limit of the target before the test fails.
-const randMaxRefused = 0.03
-
 // TestRandomPrograms runs seeds SEED0..SEED0+N-1 (backendcheck.Campaign).
 func TestRandomPrograms(t *testing.T) {
 	mode := backendcheck.Mode{Name: "none", Prepare: func(_ uint64, p *lang.Program) (randprog.Target, error) {
@@ -36,6 +29,5 @@ func TestRandomPrograms(t *testing.T) {
 		}
 		return backendcheck.FromRunner(r), nil
 	}}
-	backendcheck.Campaign{Pkg: "./backend/wasm32", Modes: []backendcheck.Mode{mode}, DefaultN: randDefaultN, LongN: randLongN,
-		Sets: randSets, MaxRefused: randMaxRefused}.Run(t)
+	backendcheck.Campaign{Pkg: "./backend/wasm32", Modes: []backendcheck.Mode{mode}, DefaultN: randDefaultN, LongN: randLongN}.Run(t)
 }

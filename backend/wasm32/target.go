@@ -32,20 +32,7 @@ var Emits = []string{"ll", "asm", "obj", "wasm", "js", "dts", "h"}
 // Target is the wasm32 LLVM target.
 var Target llvm.Target = wasm{}
 
-func init() {
-	backend.Register(&backend.Target{
-		Name:    "wasm32",
-		Emits:   Emits,
-		Compile: Compile,
-		Prepare: func(in *backend.Input, opts backend.Options) (backend.Runner, error) {
-			return Prepare(in, opts)
-		},
-		Validate: func(opts backend.Options) error {
-			_, err := Target.Configure(opts)
-			return err
-		},
-	})
-}
+func init() { llvm.Register(Target, Emits, Compile) }
 
 // Compile produces the artifact opts.Emit of the program in.
 func Compile(in *backend.Input, opts backend.Options) ([]byte, error) {

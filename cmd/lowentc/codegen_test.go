@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,11 +13,12 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/codegen")
 
 // codegenDir holds the snapshot programs NAME.lw and their golden
-// artifacts NAME.EXT.
+// artifacts NAME.EXT.golden (data, not source: the suffix keeps tools that
+// read source away from them).
 const codegenDir = "../../testdata/codegen"
 
 // codegenArtifacts are the artifacts compiled from every program: the
-// golden file NAME.ext holds what `lowentc ARGS NAME.lw` prints.
+// golden file NAME.ext.golden holds what `lowentc ARGS NAME.lw` prints.
 var codegenArtifacts = []struct {
 	ext  string
 	args []string
@@ -39,7 +41,7 @@ var codegenArtifacts = []struct {
 
 // TestCodegenSnapshots compiles every testdata/codegen/NAME.lw to each
 // artifact twice (the two must be the same: the output is deterministic)
-// and compares it with the golden file NAME.EXT. `go test ./cmd/lowentc
+// and compares it with the golden file NAME.EXT.golden. `go test ./cmd/lowentc
 // -run TestCodegenSnapshots -update` rewrites the golden files and
 // removes the ones no program produces; without -update, such a file
 // fails the test, as does a missing one. The compiler runs in
@@ -63,7 +65,7 @@ func TestCodegenSnapshots(t *testing.T) {
 		name := strings.TrimSuffix(src, ".lw")
 		produced[src] = true
 		for _, a := range codegenArtifacts {
-			golden := name + "." + a.ext
+			golden := goldenName(name, a.ext)
 			produced[golden] = true
 			t.Run(golden, func(t *testing.T) {
 				args := append(append([]string{}, a.args...), src)
@@ -115,8 +117,25 @@ func TestCodegenSnapshots(t *testing.T) {
 			t.Logf("removed testdata/codegen/%s, which no program produces", s)
 			continue
 		}
-		t.Errorf("testdata/codegen/%s is not produced by any program and artifact of TestCodegenSnapshots (remove it, or run with -update)", s)
+		t.Error(staleMessage(s, produced))
 	}
+}
+
+// goldenSuffix ends the name of every golden file of testdata/codegen.
+const goldenSuffix = ".golden"
+
+// goldenName is the golden file of program NAME's artifact ext.
+func goldenName(name, ext string) string { return name + "." + ext + goldenSuffix }
+
+// staleMessage says why the file s of testdata/codegen, which no program
+// and artifact produce, fails the test.
+func staleMessage(s string, produced map[string]bool) string {
+	if produced[s+goldenSuffix] {
+		// A branch from before the golden files took their suffix wrote
+		// this one with -update.
+		return fmt.Sprintf("testdata/codegen/%s is the old name of %s%s (remove it, or run with -update)", s, s, goldenSuffix)
+	}
+	return fmt.Sprintf("testdata/codegen/%s is not produced by any program and artifact of TestCodegenSnapshots (remove it, or run with -update)", s)
 }
 
 // firstDiffLine is the 1-based number of the first line where a and b
@@ -138,4 +157,19 @@ func lineOf(s string, n int) string {
 		return ls[n-1]
 	}
 	return "(end of file)"
+}
+
+// TestCodegenGoldenNames: the golden files are NAME.EXT.golden, and a file
+// under the name it had before the suffix is named as such.
+func TestCodegenGoldenNames(t *testing.T) {
+	if got := goldenName("add64", "auto.ll"); got != "add64.auto.ll.golden" {
+		t.Errorf("goldenName(add64, auto.ll) = %q", got)
+	}
+	produced := map[string]bool{"add64.lw": true, goldenName("add64", "auto.ll"): true}
+	if msg := staleMessage("add64.auto.ll", produced); !strings.Contains(msg, "old name of add64.auto.ll.golden") {
+		t.Errorf("old name: %s", msg)
+	}
+	if msg := staleMessage("gone.size.asm.golden", produced); !strings.Contains(msg, "not produced by any program") {
+		t.Errorf("stale file: %s", msg)
+	}
 }

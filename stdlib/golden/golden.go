@@ -22,12 +22,20 @@ import (
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib"
+	"github.com/lowent/lowentc/vm"
 )
 
 // Runner calls the exported function fn of program p with args and returns
 // its results. A mut argument's Elems must be updated in place, as vm.Run
 // does.
 type Runner func(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error)
+
+// VM is the Runner of the reference VM (no hardware features), the one
+// every target's answers are compared with.
+func VM(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+	res, _, err := vm.Run(p, fn, args, vm.Options{})
+	return res, err
+}
 
 // Case is one call of a stdlib export and the outcome Go's reference expects.
 type Case struct {

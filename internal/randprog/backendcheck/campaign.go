@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/internal/testlong"
@@ -32,6 +33,13 @@ type Campaign struct {
 	Sets       int     // argument sets per export (0: 3)
 	MaxRefused float64 // the share of refusals allowed per mode (0: 3%)
 	ModeEnv    string  // the variable that picks modes ("" for none)
+	// Limit tells a refusal for a genuine limit of the target from a gap
+	// or a bug of the backend, which fails the test (nil: every refusal
+	// that is not IsInternal is a limit).
+	Limit func(refused error) bool
+	// Timeout bounds one seed, so that generated code that loops forever
+	// is reported with its seed (0: no bound).
+	Timeout time.Duration
 }
 
 // Mode is one way the backend compiles a program. Prepare compiles p (the
@@ -51,8 +59,8 @@ type result struct {
 
 // Run runs the campaign as subtests, one per mode.
 func (c Campaign) Run(t *testing.T) {
-	n := envInt(t, "LOWENT_RANDPROG_N", testlong.Count(c.DefaultN, c.LongN))
-	seed0 := uint64(envInt(t, "LOWENT_RANDPROG_SEED0", 1))
+	n := int(EnvUint(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(c.DefaultN, c.LongN))))
+	seed0 := EnvUint(t, "LOWENT_RANDPROG_SEED0", 1)
 	modes := c.Modes
 	if s := os.Getenv(c.ModeEnv); c.ModeEnv != "" && s != "" {
 		modes = nil
@@ -99,16 +107,7 @@ func (c Campaign) mode(t *testing.T, m Mode, seed0 uint64, n int) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				seed := seed0 + uint64(i)
-				msg, refused := randprog.CheckTarget(seed, sets, func(p *lang.Program) (_ randprog.Target, err error) {
-					defer func() {
-						if x := recover(); x != nil {
-							err = fmt.Errorf("internal: the backend panicked: %v", x)
-						}
-					}()
-					return m.Prepare(seed, p)
-				})
-				results[i] = result{seed: seed, mismatch: msg, refused: refused}
+				results[i] = c.check(m, seed0+uint64(i), sets)
 			}
 		}()
 	}
@@ -128,13 +127,17 @@ func (c Campaign) mode(t *testing.T, m Mode, seed0 uint64, n int) {
 		}
 		return fmt.Sprintf("replay: %sLOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 go test %s -run %s -v", env, seed, c.Pkg, t.Name())
 	}
+	isLimit := c.Limit
+	if isLimit == nil {
+		isLimit = func(err error) bool { return !IsInternal(err) }
+	}
 	var wrong, internal, limits int
 	for _, r := range results {
 		switch {
 		case r.mismatch != "":
 			wrong++
 			t.Errorf("%s: %s\n%s", m.Name, r.mismatch, replay(r.seed))
-		case r.refused != nil && IsInternal(r.refused):
+		case r.refused != nil && !isLimit(r.refused):
 			internal++
 			t.Errorf("%s: seed %d: internal error: %v\n%s", m.Name, r.seed, r.refused, replay(r.seed))
 		case r.refused != nil:
@@ -149,20 +152,47 @@ func (c Campaign) mode(t *testing.T, m Mode, seed0 uint64, n int) {
 	}
 }
 
+// check runs the program of seed in mode m, within c.Timeout.
+func (c Campaign) check(m Mode, seed uint64, sets int) result {
+	done := make(chan result, 1)
+	go func() {
+		msg, refused := randprog.CheckTarget(seed, sets, func(p *lang.Program) (_ randprog.Target, err error) {
+			defer func() {
+				if x := recover(); x != nil {
+					err = fmt.Errorf("internal: the backend panicked: %v", x)
+				}
+			}()
+			return m.Prepare(seed, p)
+		})
+		done <- result{seed: seed, mismatch: msg, refused: refused}
+	}()
+	if c.Timeout == 0 {
+		return <-done
+	}
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(c.Timeout):
+		return result{seed: seed, mismatch: fmt.Sprintf("seed %d: did not finish in %v (the generated code loops?)", seed, c.Timeout)}
+	}
+}
+
 // IsInternal tells a compiler bug from a limit of the target.
 func IsInternal(err error) bool {
 	s := err.Error()
 	return strings.Contains(s, "BUG") || strings.Contains(s, "internal")
 }
 
-// envInt reads a non-negative integer from the environment, def when unset.
-func envInt(t *testing.T, name string, def int) int {
+// EnvUint reads a non-negative integer (decimal, or 0x hexadecimal) from
+// the environment variable name, def when it is unset: the seed and count
+// variables of the random-program tests. Anything else fails t.
+func EnvUint(t testing.TB, name string, def uint64) uint64 {
 	s := os.Getenv(name)
 	if s == "" {
 		return def
 	}
-	v, err := strconv.Atoi(s)
-	if err != nil || v < 0 {
+	v, err := strconv.ParseUint(s, 0, 64)
+	if err != nil {
 		t.Fatalf("%s=%q: want a non-negative integer", name, s)
 	}
 	return v

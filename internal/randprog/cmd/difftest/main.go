@@ -131,14 +131,6 @@ func levelFeatures(lvl int) lang.FeatureSet {
 	return f
 }
 
-// featTarget is a Target whose `have` answers feats (the VM takes the same).
-type featTarget struct {
-	randprog.Target
-	feats lang.FeatureSet
-}
-
-func (t featTarget) Features() lang.FeatureSet { return t.feats }
-
 func amd64Mode(hw string) mode {
 	return mode{name: "amd64/" + hw, prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
 		tg, _ := backend.Lookup("amd64")
@@ -147,17 +139,17 @@ func amd64Mode(hw string) mode {
 		if err != nil {
 			return nil, err
 		}
-		t := featTarget{Target: backendcheck.FromRunner(r)}
+		t := backendcheck.FeatureTarget{Target: backendcheck.FromRunner(r)}
 		switch hw {
 		case "aes":
-			t.feats = levelFeatures(1)
+			t.Feats = levelFeatures(1)
 		case "auto":
 			lvl, err := r.ForceLevel(autoLevels[seed%uint64(len(autoLevels))])
 			if err != nil {
 				r.Close()
 				return nil, fmt.Errorf("internal: forcing the CPU level: %v", err)
 			}
-			t.feats = levelFeatures(lvl)
+			t.Feats = levelFeatures(lvl)
 		}
 		return t, nil
 	}, limit: noLimit}
@@ -174,10 +166,10 @@ func arm64Mode(hw string) mode {
 			return nil, err
 		}
 		all := lang.FeatureSet(lang.FeatAES) | lang.FeatureSet(lang.FeatPCLMUL) | lang.FeatureSet(lang.FeatSHA)
-		t := featTarget{Target: backendcheck.FromRunner(r)}
+		t := backendcheck.FeatureTarget{Target: backendcheck.FromRunner(r)}
 		switch hw {
 		case "crypto":
-			t.feats = all
+			t.Feats = all
 		case "auto":
 			lvl, err := r.ForceLevel(int(seed % 2))
 			if err != nil {
@@ -185,7 +177,7 @@ func arm64Mode(hw string) mode {
 				return nil, fmt.Errorf("internal: forcing the level: %v", err)
 			}
 			if lvl == 1 {
-				t.feats = all
+				t.Feats = all
 			}
 		}
 		return t, nil
