@@ -35,6 +35,13 @@ func (g *fgen) simpleAddr(arr *ir.Array, idx []*ir.Value) (setup, operand string
 		if k0 {
 			return "", plus(base, int(c0)+256*int(c1)), true
 		}
+		if g.g.lay.reusePtrs() {
+			// arr[b|k] is arr+k indexed by b: the bytes of an element
+			// share X, and b|k is never computed (absorbedOrs).
+			if b, k := splitLow(g, idx[0]); b != idx[0] {
+				return "ldx " + g.opnd(b), plus(base, k+256*int(c1)) + ",x", true
+			}
+		}
 		return "ldx " + g.opnd(idx[0]), plus(base, 256*int(c1)) + ",x", true
 	}
 	if c1 != 0 {
@@ -191,7 +198,7 @@ func (g *fgen) absorbedOrs(b *ir.Block) map[*ir.Value]bool {
 			case ir.OpStore, ir.OpStoreLE, ir.OpStoreBE:
 				idx = in.Args[:len(in.Args)-1]
 			}
-			if len(idx) > 0 && !g.simpleShape(in.Arr, idx) {
+			if len(idx) > 0 && (!g.simpleShape(in.Arr, idx) || g.arrs[in.Arr].label != "") {
 				if base, _ := splitLow(g, idx[0]); base != idx[0] {
 					absorbed[idx[0]]++
 				}
