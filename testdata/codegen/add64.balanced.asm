@@ -1,4 +1,5 @@
-; ir: unroll 20000, inline 0
+; ir: unroll 20000, inline 400,
+; unroll by 8
 ; lowentc: module add64
 ; Turbo Macro Pro source, 6502
 ; add256: jsr add256
@@ -816,18 +817,17 @@ ovlyes
 ovlend
          rts
 savesp
-         .byte $00
+         .byte 0
 trapid
-         .byte $00
+         .byte 0
 ovt
-         .byte $00,$00,$00,$00,$00,$00
-         .byte $00,$00,$00,$00,$00,$00
+         .byte 0,0,0,0,0,0,0,0,0,0,0,0
 ove1
-         .byte $00,$00
+         .byte 0,0
 ove2
-         .byte $00,$00
+         .byte 0,0
 vb
-         .byte $00
+         .byte 0
 yt
-         .byte $00
+         .byte 0
 progend

@@ -1,4 +1,5 @@
-; ir: unroll 20000, inline 0
+; ir: unroll 20000, inline 400,
+; unroll by 8
 ; lowentc: module multi
 ; Turbo Macro Pro source, 6502
 ; products: jsr products
@@ -1689,24 +1690,23 @@ mw1
          sta hmb
          rts
 savesp
-         .byte $00
+         .byte 0
 trapid
-         .byte $00
+         .byte 0
 ovt
-         .byte $00,$00,$00,$00,$00,$00
-         .byte $00,$00,$00,$00,$00,$00
+         .byte 0,0,0,0,0,0,0,0,0,0,0,0
 ove1
-         .byte $00,$00
+         .byte 0,0
 ove2
-         .byte $00,$00
+         .byte 0,0
 vb
-         .byte $00
+         .byte 0
 yt
-         .byte $00
+         .byte 0
 hma
-         .byte $00
+         .byte 0
 hmb
-         .byte $00
+         .byte 0
 hmt
-         .byte $00
+         .byte 0
 progend
