@@ -20,6 +20,8 @@ type layout struct {
 	// build builds linear-map tables at start-up (tabbuild.go) rather
 	// than emitting them as data (--opt balanced: fewer source lines).
 	build bool
+	// peep applies balanced's peepholes to the code (peep.go).
+	peep bool
 	// maxLines, when not 0, bounds the lines of the module's source
 	// (--opt balanced: balancedLines); a longer one does not fit.
 	maxLines int
@@ -467,6 +469,9 @@ func (mg *modgen) assemble() string {
 		mg.tableBuilder(&out)
 	} else {
 		code = mg.dropTableChecks()
+	}
+	if mg.lay.peep {
+		code = peephole(code)
 	}
 	out.lines = append(out.lines, code...)
 	helpers(&out, mg)

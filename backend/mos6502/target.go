@@ -204,6 +204,7 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 		lay.maxLines = balancedLines
 		lay.ptrs = true
 		lay.build = true
+		lay.peep = true
 	case "", "speed":
 	default:
 		return nil, fmt.Errorf("mos6502: --opt %q: want speed, balanced or size", opts.Opt)

@@ -128,7 +128,6 @@ fn0
          sec
          lda $1b
          sbc $13
-         sta $24
          lda $1c
          sbc $14
          sta $24
@@ -137,16 +136,12 @@ fn0
          sta $23
          lda $1e
          sbc $16
-         sta $15
          lda $1f
          sbc $17
-         sta $15
          lda $20
          sbc $18
-         sta $15
          lda $21
          sbc $19
-         sta $15
          lda $22
          sbc $1a
          sta $15
@@ -281,28 +276,20 @@ fn0
          sec
          lda $13
          sbc $1b
-         sta $25
          lda $14
          sbc #$00
-         sta $25
          lda $15
          sbc #$00
-         sta $25
          lda $16
          sbc #$00
-         sta $25
          lda $17
          sbc #$00
-         sta $25
          lda $18
          sbc #$00
-         sta $25
          lda $19
          sbc #$00
-         sta $25
          lda $1a
          sbc #$00
-         sta $25
          lda #$00
          rol a
          eor #$01
@@ -311,7 +298,6 @@ fn0
          sec
          lda $1c
          sbc $13
-         sta $25
          lda $1d
          sbc $14
          sta $25
@@ -320,19 +306,14 @@ fn0
          sta $24
          lda $1f
          sbc $16
-         sta $15
          lda $20
          sbc $17
-         sta $15
          lda $21
          sbc $18
-         sta $15
          lda $22
          sbc $19
-         sta $15
          lda $23
          sbc $1a
-         sta $15
          lda #$00
          rol a
          eor #$01
@@ -470,28 +451,20 @@ fn0
          sec
          lda $13
          sbc $1b
-         sta $25
          lda $14
          sbc #$00
-         sta $25
          lda $15
          sbc #$00
-         sta $25
          lda $16
          sbc #$00
-         sta $25
          lda $17
          sbc #$00
-         sta $25
          lda $18
          sbc #$00
-         sta $25
          lda $19
          sbc #$00
-         sta $25
          lda $1a
          sbc #$00
-         sta $25
          lda #$00
          rol a
          eor #$01
@@ -500,7 +473,6 @@ fn0
          sec
          lda $1c
          sbc $13
-         sta $25
          lda $1d
          sbc $14
          sta $25
@@ -509,19 +481,14 @@ fn0
          sta $24
          lda $1f
          sbc $16
-         sta $15
          lda $20
          sbc $17
-         sta $15
          lda $21
          sbc $18
-         sta $15
          lda $22
          sbc $19
-         sta $15
          lda $23
          sbc $1a
-         sta $15
          lda #$00
          rol a
          eor #$01
@@ -659,28 +626,20 @@ fn0
          sec
          lda $13
          sbc $1b
-         sta $25
          lda $14
          sbc #$00
-         sta $25
          lda $15
          sbc #$00
-         sta $25
          lda $16
          sbc #$00
-         sta $25
          lda $17
          sbc #$00
-         sta $25
          lda $18
          sbc #$00
-         sta $25
          lda $19
          sbc #$00
-         sta $25
          lda $1a
          sbc #$00
-         sta $25
          lda #$00
          rol a
          eor #$01
@@ -689,7 +648,6 @@ fn0
          sec
          lda $1c
          sbc $13
-         sta $25
          lda $1d
          sbc $14
          sta $25
@@ -698,19 +656,14 @@ fn0
          sta $24
          lda $1f
          sbc $16
-         sta $15
          lda $20
          sbc $17
-         sta $15
          lda $21
          sbc $18
-         sta $15
          lda $22
          sbc $19
-         sta $15
          lda $23
          sbc $1a
-         sta $15
          lda #$00
          rol a
          eor #$01

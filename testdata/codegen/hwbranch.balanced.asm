@@ -276,48 +276,40 @@ fn0
          eor t1,x
          sta $29
          lda $12
-         ldx $09
          eor t0,x
          ldx $0a
          eor t1,x
          sta $11
          lda $13
-         ldx $0a
          eor t0,x
          ldx $0b
          eor t1,x
          sta $09
          lda $14
-         ldx $0b
          eor t0,x
          ldx $0c
          eor t1,x
          sta $0a
          lda $15
-         ldx $0c
          eor t0,x
          ldx $0d
          eor t1,x
          sta $0b
          lda $16
-         ldx $0d
          eor t0,x
          ldx $0e
          eor t1,x
          sta $0c
          lda $17
-         ldx $0e
          eor t0,x
          ldx $0f
          eor t1,x
          sta $0d
          lda $18
-         ldx $0f
          eor t0,x
          ldx $10
          eor t1,x
          sta $0e
-         ldx $10
          lda t0,x
          sta $0f
          lda $29

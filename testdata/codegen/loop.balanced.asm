@@ -173,7 +173,6 @@ l2
          lda t2,x
          ldx $10
          eor t3,x
-         sta $1c
          clc
          adc $1b
          sta $1d
@@ -184,7 +183,6 @@ l2
          lda t2,x
          ldx $0f
          eor t3,x
-         sta $1c
          adc $1b
          sta $1f
          lda $19
@@ -194,7 +192,6 @@ l2
          lda t2,x
          ldx $0e
          eor t3,x
-         sta $1c
          adc $1b
          sta $1e
          lda $1a

@@ -215,7 +215,6 @@ fn0
          rol a
          cmp #$01
          sta $1d
-         sta $16
          clc
          adc $1a
          sta $19
@@ -306,7 +305,6 @@ fn0
          rol a
          cmp #$01
          sta $1e
-         sta $19
          clc
          adc $1b
          sta $1a
@@ -396,8 +394,6 @@ fn0
          lda #$00
          rol a
          cmp #$01
-         sta $12
-         sta $0f
          clc
          adc $1a
          sta $12
@@ -605,7 +601,6 @@ fn0
          rol a
          cmp #$01
          sta $1d
-         sta $16
          clc
          adc $1a
          sta $19
@@ -696,7 +691,6 @@ fn0
          rol a
          cmp #$01
          sta $1e
-         sta $19
          clc
          adc $1b
          sta $1a
@@ -786,8 +780,6 @@ fn0
          lda #$00
          rol a
          cmp #$01
-         sta $12
-         sta $0f
          clc
          adc $1a
          sta $12
@@ -995,7 +987,6 @@ fn0
          rol a
          cmp #$01
          sta $1d
-         sta $16
          clc
          adc $1a
          sta $19
@@ -1086,7 +1077,6 @@ fn0
          rol a
          cmp #$01
          sta $1e
-         sta $19
          clc
          adc $1b
          sta $1a
@@ -1176,8 +1166,6 @@ fn0
          lda #$00
          rol a
          cmp #$01
-         sta $12
-         sta $0f
          clc
          adc $1a
          sta $12
@@ -1385,7 +1373,6 @@ fn0
          rol a
          cmp #$01
          sta $1d
-         sta $16
          clc
          adc $1a
          sta $19
@@ -1476,7 +1463,6 @@ fn0
          rol a
          cmp #$01
          sta $1e
-         sta $19
          clc
          adc $1b
          sta $1a
@@ -1566,8 +1552,6 @@ fn0
          lda #$00
          rol a
          cmp #$01
-         sta $12
-         sta $0f
          clc
          adc $1a
          sta $12
