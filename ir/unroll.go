@@ -98,8 +98,13 @@ func (u *unroller) block(b *Block) {
 // instruction) has the same body over the range right after a's, starts
 // from a's results and is the only user of them; it reports whether it
 // did (b is then dropped and a's results are b's, a's old ones unused).
+// Loops that carry no values (SHA-256's two schedule loops of eight,
+// which work on an array) join the same way.
 func (u *unroller) join(a, b *Instr) bool {
-	if a.Op != OpFor || a.Type != b.Type || len(a.Results) != len(b.Results) || len(a.Results) == 0 {
+	if a.Op != OpFor || a.Type != b.Type || len(a.Results) != len(b.Results) {
+		return false
+	}
+	if len(a.Results) == 0 && (len(a.Blocks[0].Params) != 1 || len(b.Blocks[0].Params) != 1) {
 		return false
 	}
 	if u.m.Limbs(a.Type) != 1 || u.m.Limbs(b.Type) != 1 {

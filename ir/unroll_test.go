@@ -146,3 +146,47 @@ func constOrDie(t *testing.T, v *Value) uint64 {
 	}
 	return c
 }
+
+// TestUnrollFactorJoinsArrayLoops: two loops with the same body over 0..8
+// and 8..16 that carry no values but update an array (SHA-256's two
+// schedule loops of eight) become one loop over 0..16, with the same
+// results; without UnrollFactor they stay two.
+func TestUnrollFactorJoinsArrayLoops(t *testing.T) {
+	build := func() *Module {
+		m := NewModule("t")
+		f := m.NewFunction("f", true)
+		w := f.AddArrayParam("w", U32, 16, true)
+		b := NewBuilder(f)
+		step := func(b *Builder, i *Value, _ []*Value) []*Value {
+			j := b.And(b.Add(i, b.Const(U8, 1)), b.Const(U8, 15))
+			x := b.Load(w, b.Zext(U32, j))
+			b.Store(w, b.Add(b.Load(w, b.Zext(U32, i)), b.Xor(x, b.Zext(U32, i))), b.Zext(U32, i))
+			return nil
+		}
+		b.For(U8, b.Const(U8, 0), b.Const(U8, 8), nil, step)
+		b.For(U8, b.Const(U8, 8), b.Const(U8, 16), nil, step)
+		b.Return()
+		return m
+	}
+	arg := lang.Value{IsArray: true, Elems: make([]uint64, 16)}
+	for i := range arg.Elems {
+		arg.Elems[i] = uint64(i)*0x9e3779b9&0xffffffff ^ 0x5a5a
+	}
+	m := build()
+	applyPass(t, m, unroll, Options{Unroll: 10, UnrollFactor: 8}, "f", []lang.Value{arg})
+	if n := countOps(m, OpFor); n != 1 {
+		t.Fatalf("%d loops, want 1 (joined):\n%s", n, m)
+	}
+	for _, in := range m.Funcs[0].Body.Instrs {
+		if in.Op == OpFor {
+			if lo, hi := constOrDie(t, in.Args[0]), constOrDie(t, in.Args[1]); lo != 0 || hi != 16 {
+				t.Fatalf("the loop runs %d..%d, want 0..16:\n%s", lo, hi, m)
+			}
+		}
+	}
+	m = build()
+	applyPass(t, m, unroll, Options{Unroll: 10}, "f", []lang.Value{arg})
+	if n := countOps(m, OpFor); n != 2 {
+		t.Fatalf("%d loops without UnrollFactor, want 2:\n%s", n, m)
+	}
+}

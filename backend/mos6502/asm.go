@@ -14,6 +14,9 @@ type asmBuf struct {
 	// and calls included: a register still holds what was loaded into it
 	// while its count has not moved (linear.go reuses table indices).
 	xw, yw int
+	// dense writes data in decimal, as many values a line as fit in 40
+	// columns (--opt balanced, whose source is counted in lines).
+	dense bool
 }
 
 // label places a label on its own line: a label longer than the
@@ -76,8 +79,27 @@ func (b *asmBuf) comment(s string) {
 	b.lines = append(b.lines, s)
 }
 
-// bytes emits data as .byte lines of at most six values.
+// bytes emits data as .byte lines of at most six values, or dense.
 func (b *asmBuf) bytes(data []byte) {
+	if b.dense {
+		const room = 40 - len("         .byte ")
+		line := ""
+		for _, x := range data {
+			v := fmt.Sprint(x)
+			if line != "" && len(line)+1+len(v) > room {
+				b.op(".byte %s", line)
+				line = ""
+			}
+			if line != "" {
+				line += ","
+			}
+			line += v
+		}
+		if line != "" {
+			b.op(".byte %s", line)
+		}
+		return
+	}
 	for i := 0; i < len(data); i += 6 {
 		j := min(i+6, len(data))
 		parts := make([]string, 0, 6)
@@ -94,15 +116,30 @@ func (b *asmBuf) String() string {
 
 // estimateSize returns the number of bytes the source assembles to,
 // counted from its instructions and .byte lines (the program is one
-// contiguous area from its first *=).
+// contiguous area from its first *=; a later `*= $XXXX` moves on to
+// that address, as past tables built at start-up).
 func estimateSize(src string) int {
-	n := 0
+	n, base := 0, -1
 	for _, line := range strings.Split(src, "\n") {
 		if !strings.HasPrefix(line, "         ") {
 			continue
 		}
 		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "*") {
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == "*=" && len(f) == 2 && strings.HasPrefix(f[1], "$") {
+			var a int
+			if _, err := fmt.Sscanf(f[1][1:], "%x", &a); err == nil {
+				if base < 0 {
+					base = a
+				} else {
+					n = max(n, a-base)
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(f[0], "*") {
 			continue
 		}
 		if f[0] == ".byte" {

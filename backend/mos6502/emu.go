@@ -51,6 +51,19 @@ func newMachineWith(ro runOpts) *machine {
 	return mc
 }
 
+// restart sets the cycle count and the timing model back to a new
+// machine's, keeping the memory: a call after the program's start-up is
+// timed as the first call of a fresh machine.
+func (m *machine) restart(ro runOpts) {
+	m.cpu.Cycles = 0
+	if m.vic != nil {
+		m.vic = newVIC()
+		if ro.blank {
+			m.vic.d011 = 0x0b
+		}
+	}
+}
+
 // wrapBus puts wrap's device (a test's CIA, say) in front of the
 // machine's memory.
 func (m *machine) wrapBus(wrap func(inner cpu.Memory, c func() *cpu.CPU) cpu.Memory) {

@@ -35,6 +35,13 @@ func (g *fgen) simpleAddr(arr *ir.Array, idx []*ir.Value) (setup, operand string
 		if k0 {
 			return "", plus(base, int(c0)+256*int(c1)), true
 		}
+		if g.g.lay.reusePtrs() {
+			// arr[b|k] is arr+k indexed by b: the bytes of an element
+			// share X, and b|k is never computed (absorbedOrs).
+			if b, k := splitLow(g, idx[0]); b != idx[0] {
+				return "ldx " + g.opnd(b), plus(base, k+256*int(c1)) + ",x", true
+			}
+		}
 		return "ldx " + g.opnd(idx[0]), plus(base, 256*int(c1)) + ",x", true
 	}
 	if c1 != 0 {
@@ -182,7 +189,7 @@ func (g *fgen) simpleShape(arr *ir.Array, idx []*ir.Value) bool {
 func (g *fgen) absorbedOrs(b *ir.Block) map[*ir.Value]bool {
 	absorbed := map[*ir.Value]int{}
 	ir.WalkInstrs(b, func(in *ir.Instr) {
-		if idx := memIndex(in); len(idx) > 0 && !g.simpleShape(in.Arr, idx) {
+		if idx := memIndex(in); len(idx) > 0 && (!g.simpleShape(in.Arr, idx) || g.arrs[in.Arr].label != "") {
 			if base, _ := splitLow(g, idx[0]); base != idx[0] {
 				absorbed[idx[0]]++
 			}

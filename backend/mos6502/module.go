@@ -17,6 +17,11 @@ type layout struct {
 	// ptrs reuses computed pointers as size does (--opt balanced: a
 	// rolled loop's arr[4*i+k] then costs one pointer and Y = k).
 	ptrs bool
+	// build builds linear-map tables at start-up (tabbuild.go) rather
+	// than emitting them as data (--opt balanced: fewer source lines).
+	build bool
+	// peep applies balanced's peepholes to the code (peep.go).
+	peep bool
 	// maxLines, when not 0, bounds the lines of the module's source
 	// (--opt balanced: balancedLines); a longer one does not fit.
 	maxLines int
@@ -56,6 +61,10 @@ type modgen struct {
 	nabs    int                  // absolute value slots (label vb)
 	ytmp    int                  // parallel-copy temporaries (label yt)
 	locals  []localArr
+
+	// tabChecks are the first lines, in code, of the exports' entry
+	// checks that the tables are built (tabbuild.go).
+	tabChecks []int
 }
 
 type localArr struct {
@@ -329,6 +338,7 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 		abi.Label = entryLabel(f.Name, labels)
 		g.a.label(abi.Label)
 		g.a.op("cld")
+		mg.tableCheck(g.a)
 		g.a.op("tsx")
 		g.a.op("stx savesp")
 		mg.overlapEntry(g.a, f, fr.arrays)
@@ -426,6 +436,10 @@ func (mg *modgen) prologue(out *asmBuf, mode string) {
 		mg.addTable(aesSbox())
 		mg.addTable(xtimeTable())
 	}
+	if mg.buildsTables() {
+		mg.builtTables(out)
+		return
+	}
 	for i, t := range mg.tables {
 		out.label(mg.tableLabel(i))
 		out.bytes(t)
@@ -435,7 +449,7 @@ func (mg *modgen) prologue(out *asmBuf, mode string) {
 // assemble puts the pieces together: tables (page aligned), constant
 // globals, code, helpers, then the variable areas.
 func (mg *modgen) assemble() string {
-	var out asmBuf
+	out := asmBuf{dense: mg.lay.build}
 	mg.prologue(&out, "")
 	for i, gl := range mg.m.Globals {
 		out.comment(gl.Name)
@@ -447,7 +461,16 @@ func (mg *modgen) assemble() string {
 		out.bytes(data)
 		_ = i
 	}
-	out.lines = append(out.lines, mg.code.lines...)
+	code := mg.code.lines
+	if mg.buildsTables() {
+		mg.tableBuilder(&out)
+	} else {
+		code = mg.dropTableChecks()
+	}
+	if mg.lay.peep {
+		code = peephole(code)
+	}
+	out.lines = append(out.lines, code...)
 	helpers(&out, mg)
 	mg.variables(&out, nil)
 	return out.String()
@@ -463,6 +486,9 @@ func (mg *modgen) variables(out *asmBuf, buffers []string) {
 	}
 	area("savesp", 1)
 	area("trapid", 1)
+	if mg.buildsTables() {
+		area("tbok", 1)
+	}
 	if mg.need["ovl"] {
 		area("ovt", 4*mg.ovlBufs)
 		area("ove1", 2)

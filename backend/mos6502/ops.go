@@ -41,6 +41,11 @@ func (g *fgen) consumesFromA(next *ir.Instr, v *ir.Value) bool {
 	if g.lin.root(next) != nil || g.lin.skip(next) || g.lin.group(next) != nil {
 		return false
 	}
+	if len(next.Results) == 1 && g.skipOr[next.Results[0]] {
+		// An absorbed b|k (absorbedOrs) is never computed: the load or
+		// store it indexes reads b from where it is stored.
+		return false
+	}
 	a := next.Args
 	switch next.Op {
 	case ir.OpXor, ir.OpAnd, ir.OpOr, ir.OpAddC:

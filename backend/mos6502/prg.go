@@ -30,11 +30,11 @@ const (
 // writes n bytes: the first page after the driver and its buffers.
 func prgOrgFor(n int) int {
 	dummy := &funcABI{Label: "x", ZPTop: 0xff, Params: []paramABI{{Ptr: 2, Len: 4}, {Ptr: 6}}}
-	drv, err := driverSource(dummy, "x", n, true)
+	drv, err := driverSource(dummy, "x", n, true, true)
 	if err != nil {
 		panic("BUG: mos6502: " + err.Error())
 	}
-	end := prgStart + estimateSize(drv) - 12 // the BASIC line is below prgStart
+	end := 0x0801 + estimateSize(drv) // from the BASIC line on
 	return (end + 0xff) &^ 0xff
 }
 
@@ -117,8 +117,9 @@ func PRGEntry(exports []backend.Export, name string) (string, int, error) {
 // driverSource returns the TMP source of the BASIC stub and the driver
 // for the export abi, named name, shaped NAME(msg: []u8, out: mut [n]u8).
 // blank (always, but in a test) blanks the screen while the call is
-// timed.
-func driverSource(abi *funcABI, name string, n int, blank bool) (string, error) {
+// timed. startup: the module builds its tables at start-up (mktab,
+// tabbuild.go), which the driver does first, before any timing.
+func driverSource(abi *funcABI, name string, n int, blank, startup bool) (string, error) {
 	if len(abi.Params) != 2 || abi.Params[0].Len == 0 || abi.Params[1].Ptr == 0 || abi.Params[1].Loc != "" || n < 1 || n > prgMaxOut {
 		return "", fmt.Errorf("mos6502: --emit prg needs an export NAME(msg: []u8, out: mut [N]u8), 1 <= N <= %d", prgMaxOut)
 	}
@@ -133,6 +134,9 @@ func driverSource(abi *funcABI, name string, n int, blank bool) (string, error) 
 	b.op(".byte $30,$36,$34,$00,$00,$00")
 	b.op("*= $%04x", prgStart)
 	b.label("start")
+	if startup {
+		b.op("jsr mktab")
+	}
 	b.op("lda #$0e") // lower case character set
 	b.op("jsr $%04x", kernalCHROUT)
 	b.op("lda #$00")

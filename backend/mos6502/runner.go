@@ -21,6 +21,9 @@ type program struct {
 	// checks are the module's run-time checks: trap id i is checks[i-1].
 	checks []*ir.CheckInfo
 	run    runOpts // how calls are timed and capped
+	// startup, when not 0, is the routine a program runs once before
+	// its exports (mktab: the tables built at start-up, tabbuild.go).
+	startup int
 }
 
 // Runner runs exports of one program in the cycle-counting emulator.
@@ -114,6 +117,15 @@ func (p *program) setup(name string, args []sem.Value) (*machine, *funcABI, []pl
 	m := newMachineWith(p.run)
 	if err := m.load(p.img.org, p.img.data); err != nil {
 		return nil, nil, nil, err
+	}
+	if p.startup != 0 {
+		// The program's start-up, before the call that is timed: the
+		// call then starts at cycle 0 of a fresh timing model, as
+		// without one.
+		if _, err := m.call(p.startup, nil); err != nil {
+			return nil, nil, nil, fmt.Errorf("mos6502: start-up: %v", err)
+		}
+		m.restart(p.run)
 	}
 	next := (p.img.labels["progend"] + 0xff) &^ 0xff
 	var bufs []placed

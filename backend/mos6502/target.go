@@ -99,10 +99,33 @@ type config struct {
 }
 
 // balancedFactor is the partial unroll (config.factor) that gives
-// SHA-256's rounds eight at a time with a..h renamed: 93,025 cycles for
-// "Hello C64" but 4,994 lines, over balancedLines, so the balanced search
-// does not try it yet (TestBalancedFactorSHA256 keeps it right).
+// SHA-256's rounds eight at a time with a..h renamed.
 const balancedFactor = 8
+
+// balancedConfigs is speed's list with two changes. For each unroll
+// budget, inline budget 400 comes first: a routine called from several
+// places (SHA-256's compress: the message loop and the padding) is kept
+// once, and the room goes to its loops. And each configuration is tried
+// first with the loops it leaves rolled unrolled by balancedFactor: the
+// rounds of a hash eight at a time, their working variables renamed
+// rather than copied, where that fits the balanced limits.
+func balancedConfigs() []config {
+	var cs []config
+	add := func(c config) {
+		f := c
+		f.factor = balancedFactor
+		cs = append(cs, f, c)
+	}
+	for _, u := range unrollBudgets {
+		add(config{unroll: u, inline: 400})
+		for _, c := range configs(false) {
+			if c.unroll == u && c.inline != 400 {
+				add(c)
+			}
+		}
+	}
+	return cs
+}
 
 // configs lists the choices for speed or size, most preferred first.
 func configs(size bool) []config {
@@ -180,6 +203,8 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 		limit = min(limit, balancedLimit)
 		lay.maxLines = balancedLines
 		lay.ptrs = true
+		lay.build = true
+		lay.peep = true
 	case "", "speed":
 	default:
 		return nil, fmt.Errorf("mos6502: --opt %q: want speed, balanced or size", opts.Opt)
@@ -187,8 +212,12 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 	if err := checkArrays(in, lay); err != nil {
 		return nil, err
 	}
+	cs := configs(size)
+	if opts.Opt == "balanced" {
+		cs = balancedConfigs()
+	}
 	seen := map[[32]byte]error{}
-	prog, err := search(in, opts, lay, configs(size), limit, seen)
+	prog, err := search(in, opts, lay, cs, limit, seen)
 	if err == nil && !size {
 		return refine(in, opts, lay, prog, limit, seen)
 	}
@@ -423,7 +452,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 	}
 	base := lay.org
 	if lay.prg {
-		drv, err := driverSource(abis[0], lay.entry, lay.outLen, !lay.noBlank)
+		drv, err := driverSource(abis[0], lay.entry, lay.outLen, !lay.noBlank, buildsAtStartup(src, abis))
 		if err != nil {
 			return nil, err
 		}
@@ -445,11 +474,17 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 		return nil, &fitError{msg: fmt.Sprintf("mos6502: program is %d bytes, more than the %d available", end-lay.org, limit)}
 	}
 	prog := &program{mod: m, img: img, abis: map[string]*funcABI{}, src: src, checks: checks, cfg: c}
+	if a, ok := img.labels["mktab"]; ok {
+		prog.startup = a // tables built at start-up (tabbuild.go)
+	}
 	for _, a := range abis {
 		if err := img.resolveABI(a); err != nil {
 			return nil, err
 		}
 		prog.abis[a.Name] = a
+		if a.Label == "mktab" {
+			prog.startup = 0 // an export, not the table builder
+		}
 	}
 	return prog, nil
 }
