@@ -66,6 +66,7 @@ type blockPlan struct {
 	// are one 256-bit (512-bit) store at the last pair's place.
 	storeRunSkip map[*ir.Instr]bool           // second store of a pair stored with its run
 	storeRun     map[*ir.Instr][][2]*ir.Instr // second store of a run's last pair -> the run
+	z            *zPlan                       // wide carry-less products (vec_clmul.go), or nil
 }
 
 // indexOf splits an index value into a base value and a constant offset.
@@ -241,6 +242,7 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 	}
 	barrier()
 	p.laneArith = hasClmul(b) && !hasAES(b)
+	p.z = g.planClmulGroups(b, p)
 	if g.v.wide {
 		size := 2
 		if g.v.zmm {
@@ -661,6 +663,9 @@ func (g *fgen) hwAES(group []*ir.Instr) {
 func (g *fgen) vecInstr(in *ir.Instr, p *blockPlan) bool {
 	if !g.v.hw {
 		return false
+	}
+	if p.z != nil && g.zInstr(in, p.z) {
+		return true
 	}
 	if pair, ok := p.loadFirst[in]; ok {
 		g.vecLoad(in, pair)
