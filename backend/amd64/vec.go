@@ -634,17 +634,19 @@ func (g *fgen) hwAES(group []*ir.Instr) {
 	if last {
 		name = fmt.Sprintf("llvm.x86.aesni.aesenclast.%d", 64*n)
 	}
-	var s value.Value
-	pairs := make([]value.Value, len(group))
+	// The states as one register: built whole when the blocks' words are
+	// one shape (wideVec), else joined pair by pair.
+	xs, ys := make([]*ir.Value, len(group)), make([]*ir.Value, len(group))
 	for i, in := range group {
-		pairs[i] = g.pairVec(in.Args[0], in.Args[1])
+		xs[i], ys[i] = in.Args[0], in.Args[1]
 	}
-	if len(group) == 2 {
-		s = g.Cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
-	} else {
-		lo := g.Cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
-		hi := g.Cur.NewShuffleVector(pairs[2], pairs[3], mask(0, 1, 2, 3))
-		s = g.Cur.NewShuffleVector(lo, hi, mask(0, 1, 2, 3, 4, 5, 6, 7))
+	s := g.wideVec(xs, ys, pairBudget)
+	if s == nil {
+		pairs := make([]value.Value, len(group))
+		for i, in := range group {
+			pairs[i] = g.pairVec(in.Args[0], in.Args[1])
+		}
+		s = g.concat(pairs)
 	}
 	ks := make([]int, n)
 	for i := range ks {

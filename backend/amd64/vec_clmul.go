@@ -427,3 +427,97 @@ func (g *fgen) zInstr(in *ir.Instr, z *zPlan) bool {
 	}
 	return false
 }
+
+// wideVec builds the <2n x i64> vector of the n word pairs (xs[i], ys[i])
+// directly, when they are one shape: the same pair n times (one
+// broadcast), constants or loop-invariant values (LLVM hoists the
+// inserts), or one add, xor, or or and per word of such operands. CTR's
+// sixteen counter blocks (bswap(hi), bswap(lo) + j<<56) ^ round key 0,
+// four to a VAESENC register, are then one broadcast, one add of a
+// constant register and one xor, where pair by pair they took a general
+// register add and an insert per block and three shuffles per register.
+// It returns nil when the pairs have no such shape.
+func (g *fgen) wideVec(xs, ys []*ir.Value, budget int) value.Value {
+	n := len(xs)
+	vt := types.NewVector(uint64(2*n), types.I64)
+	same := true
+	for i := range xs {
+		same = same && xs[i] == xs[0] && ys[i] == ys[0]
+	}
+	if same {
+		ks := make([]int, 2*n)
+		for i := range ks {
+			ks[i] = i & 1
+		}
+		return g.Cur.NewShuffleVector(g.pairVec(xs[0], ys[0]), undef2, mask(ks...))
+	}
+	inv, cst := true, true
+	for i := range xs {
+		for _, v := range []*ir.Value{xs[i], ys[i]} {
+			c := isConst(v)
+			cst = cst && c
+			inv = inv && (c || g.Depth > 0 && g.DefDepth[v] < g.Depth && v.Type == ir.U64)
+		}
+	}
+	if cst {
+		cs := make([]constant.Constant, 0, 2*n)
+		for i := range xs {
+			cs = append(cs, constant.NewInt(types.I64, int64(xs[i].Def.Aux)), constant.NewInt(types.I64, int64(ys[i].Def.Aux)))
+		}
+		return constant.NewVector(vt, cs...)
+	}
+	if inv {
+		var v value.Value = constant.NewUndef(vt)
+		for i := range xs {
+			v = g.Cur.NewInsertElement(v, g.Val(xs[i]), i32c(2*i))
+			v = g.Cur.NewInsertElement(v, g.Val(ys[i]), i32c(2*i+1))
+		}
+		return v
+	}
+	if budget == 0 {
+		return nil
+	}
+	var ops []ir.Op
+	for i := range xs {
+		for _, v := range []*ir.Value{xs[i], ys[i]} {
+			if v.Type == ir.U64 && v.Def != nil && isPairOp(v.Def.Op) && !slicesContains(ops, v.Def.Op) {
+				ops = append(ops, v.Def.Op)
+			}
+		}
+	}
+	for _, op := range ops {
+		xa, xb := make([]*ir.Value, n), make([]*ir.Value, n)
+		ya, yb := make([]*ir.Value, n), make([]*ir.Value, n)
+		for i := range xs {
+			xa[i], xb[i], _ = g.opArgs(xs[i], op)
+			ya[i], yb[i], _ = g.opArgs(ys[i], op)
+		}
+		va := g.wideVec(xa, ya, budget-1)
+		if va == nil {
+			continue
+		}
+		vb := g.wideVec(xb, yb, budget-1)
+		if vb == nil {
+			continue
+		}
+		switch op {
+		case ir.OpAdd:
+			return g.Cur.NewAdd(va, vb)
+		case ir.OpXor:
+			return g.Cur.NewXor(va, vb)
+		case ir.OpOr:
+			return g.Cur.NewOr(va, vb)
+		}
+		return g.Cur.NewAnd(va, vb)
+	}
+	return nil
+}
+
+func slicesContains(ops []ir.Op, op ir.Op) bool {
+	for _, o := range ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}

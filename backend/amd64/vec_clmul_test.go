@@ -1,6 +1,7 @@
 package amd64
 
 import (
+	"encoding/hex"
 	"fmt"
 	"math/rand"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/stdlib/golden"
 	"github.com/lowent/lowentc/vm"
 )
 
@@ -156,5 +158,68 @@ func TestWideClmulShapes(t *testing.T) {
 			}
 		}
 		r.Close()
+	}
+}
+
+// TestCTRSixteenBlocks: under AVX-512 the CTR steps of aes and gcm run
+// sixteen blocks, four 512-bit VAESENC per round (40 per step), and the
+// counter edges of the sixteen-block step (a low byte past 0xf0, carries
+// into the high word, the wrap of the whole counter; GCM's 32-bit counter
+// past a low byte of 0xf0 after fifteen steps) agree with Go at every
+// level of one --hw auto object.
+func TestCTRSixteenBlocks(t *testing.T) {
+	for _, mod := range []string{"aes", "gcm"} {
+		asm := disassemble(t, mod, "avx512,vaes,aes")
+		re := regexp.MustCompile(`(?m)^\s+[0-9a-f]+:\s+vaesenc\s+[^,]+, %zmm\d+, %zmm`)
+		if n := len(re.FindAllString(asm, -1)); n < 36 {
+			t.Errorf("%s --hw avx512,vaes,aes: %d VAESENC on zmm, want at least 36 (one sixteen-block step)", mod, n)
+		}
+	}
+	rng := rand.New(rand.NewSource(16))
+	rnd := func(n int) []byte {
+		b := make([]byte, n)
+		rng.Read(b)
+		return b
+	}
+	var cases []golden.Case
+	for _, iv := range []string{"00", "ef", "f0", "f1", "ff"} {
+		for _, hi := range []string{"0123456789abcdef0123456789abcd", "0123456789abcdefffffffffffffff", "ffffffffffffffffffffffffffffff"} {
+			for _, n := range []int{256, 300, 600} {
+				b, _ := hex.DecodeString(hi + iv)
+				cases = append(cases, golden.CTRCase(fmt.Sprintf("aes128_ctr/iv=%s%s/len=%d", hi, iv, n), rnd(16), b, rnd(n)))
+			}
+		}
+	}
+	for _, n := range []int{3840, 4096, 4200, 8192 + 17} {
+		cases = append(cases, golden.GCMSealCase(fmt.Sprintf("aes128_gcm_seal/len=%d", n), rnd(16), rnd(12), rnd(13), rnd(n)))
+	}
+	for _, mod := range []string{"aes", "gcm"} {
+		p, err := golden.Load(mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lvl := range []int{levelBase, levelAES, levelAVX2, levelAVX512} {
+			r, err := Prepare(input(p), backend.Options{HW: "auto"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.ForceLevel(lvl); err != nil {
+				t.Fatal(err)
+			}
+			var ps golden.Programs
+			for _, c := range cases {
+				if c.Module != mod {
+					continue
+				}
+				err := golden.RunCase(&ps, func(_ *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+					res, _, err := r.Run(fn.Name, args)
+					return res, err
+				}, c)
+				if err != nil {
+					t.Errorf("level %#x: %s: %v", lvl, c.Name, err)
+				}
+			}
+			r.Close()
+		}
 	}
 }
