@@ -64,6 +64,7 @@ type blockPlan struct {
 	// are one 256-bit (512-bit) store at the last pair's place.
 	storeRunSkip map[*ir.Instr]bool           // second store of a pair stored with its run
 	storeRun     map[*ir.Instr][][2]*ir.Instr // second store of a run's last pair -> the run
+	z            *zPlan                       // wide carry-less products (vec_clmul.go), or nil
 }
 
 // wordAccess describes in if it is a 64-bit load or store the pairing
@@ -205,6 +206,7 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 	}
 	barrier()
 	p.laneArith = hasClmul(b) && !hasAES(b)
+	p.z = g.planClmulGroups(b, p)
 	if g.v.wide {
 		size := 2
 		if g.v.zmm {
@@ -596,17 +598,19 @@ func (g *fgen) hwAES(group []*ir.Instr) {
 	if last {
 		name = fmt.Sprintf("llvm.x86.aesni.aesenclast.%d", 64*n)
 	}
-	var s value.Value
-	pairs := make([]value.Value, len(group))
+	// The states as one register: built whole when the blocks' words are
+	// one shape (wideVec), else joined pair by pair.
+	xs, ys := make([]*ir.Value, len(group)), make([]*ir.Value, len(group))
 	for i, in := range group {
-		pairs[i] = g.pairVec(in.Args[0], in.Args[1])
+		xs[i], ys[i] = in.Args[0], in.Args[1]
 	}
-	if len(group) == 2 {
-		s = g.Cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
-	} else {
-		lo := g.Cur.NewShuffleVector(pairs[0], pairs[1], mask(0, 1, 2, 3))
-		hi := g.Cur.NewShuffleVector(pairs[2], pairs[3], mask(0, 1, 2, 3))
-		s = g.Cur.NewShuffleVector(lo, hi, mask(0, 1, 2, 3, 4, 5, 6, 7))
+	s := g.wideVec(xs, ys, pairBudget)
+	if s == nil {
+		pairs := make([]value.Value, len(group))
+		for i, in := range group {
+			pairs[i] = g.pairVec(in.Args[0], in.Args[1])
+		}
+		s = g.concat(pairs)
 	}
 	ks := make([]int, n)
 	for i := range ks {
@@ -625,6 +629,9 @@ func (g *fgen) hwAES(group []*ir.Instr) {
 func (g *fgen) vecInstr(in *ir.Instr, p *blockPlan) bool {
 	if !g.v.hw {
 		return false
+	}
+	if p.z != nil && g.zInstr(in, p.z) {
+		return true
 	}
 	if pair, ok := p.loadFirst[in]; ok {
 		g.vecLoad(in, pair)

@@ -1,0 +1,231 @@
+package amd64
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math/rand"
+	"regexp"
+	"testing"
+
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/vm"
+)
+
+// TestWideClmul: under AVX-512 (AVX2) the sixteen-block GHASH step loads
+// four (two) blocks per 512-bit (256-bit) register and multiplies them
+// with one VPCLMULQDQ per Karatsuba term: 12 (24) wide products per step
+// in ghash and in gcm's hash loop.
+func TestWideClmul(t *testing.T) {
+	for _, c := range []struct {
+		hw, reg string
+		want    int
+	}{{"avx512,vpclmul,pclmul", "zmm", 12}, {"avx2,vpclmul,pclmul", "ymm", 24}} {
+		for _, mod := range []string{"ghash", "gcm"} {
+			asm := disassemble(t, mod, c.hw)
+			mul := regexp.MustCompile(`(?m)^\s+[0-9a-f]+:\s+vpclmulqdq\s+\$(0x)?[01], [^,]+, %` + c.reg)
+			load := regexp.MustCompile(`(?m)^\s+[0-9a-f]+:\s+vmovdqu(64)?\s+-?\d*\(%(r\d+|r[abcd]x|r[sd]i|rbp)\), %` + c.reg)
+			if n := len(mul.FindAllString(asm, -1)); n < c.want {
+				t.Errorf("%s --hw %s: %d VPCLMULQDQ on %s, want at least %d (one sixteen-block step)", mod, c.hw, n, c.reg, c.want)
+			}
+			if n := len(load.FindAllString(asm, -1)); n < c.want/3 { // not from the stack
+				t.Errorf("%s --hw %s: %d loads of a whole %s register, want at least %d", mod, c.hw, n, c.reg, c.want/3)
+			}
+		}
+	}
+}
+
+// wideClmulSrc has loops of the shape the wide products take (mac4: four
+// blocks times four loop-invariant factors, summed in six chains) and
+// near misses that must keep the 128-bit selection and still compute the
+// same: a product also used outside its chain (twice), a chain with a
+// foreign term in the middle (mixed), a block whose factor changes in
+// the loop (variant).
+const wideClmulSrc = `module wclmul
+
+fn mac(acc: mut [6]u64, x0: u64, x1: u64, h0: u64, h1: u64) {
+    let xm = x0 ^ x1
+    let hm = h0 ^ h1
+    acc[0] ^= clmul_lo(x0, h0)
+    acc[1] ^= clmul_hi(x0, h0)
+    acc[2] ^= clmul_lo(x1, h1)
+    acc[3] ^= clmul_hi(x1, h1)
+    acc[4] ^= clmul_lo(xm, hm)
+    acc[5] ^= clmul_hi(xm, hm)
+}
+
+fn fold(y: mut [2]u64, acc: [6]u64) {
+    y[0] = y[0] ^ acc[0] ^ (acc[2] << 1) ^ (acc[4] >> 3) ^ acc[5]
+    y[1] = y[1] ^ acc[1] ^ (acc[3] >> 1) ^ (acc[4] << 7) ^ acc[5]
+}
+
+export fn mac4(h: [8]u64, data: []u8, out: mut [2]u64) effects none {
+    var y: [2]u64
+    for blk in chunks(data, 64) {
+        var acc: [6]u64
+        for j in 0..4 {
+            mac(acc, load_be64(blk, 16 * j + 8), load_be64(blk, 16 * j), h[2 * j], h[2 * j + 1])
+        }
+        mac(acc, y[0], y[1], h[0], h[1])
+        fold(y, acc)
+    }
+    out[0] = y[0]
+    out[1] = y[1]
+}
+
+export fn twice(h: [8]u64, data: []u8, out: mut [2]u64) effects none {
+    var y: [2]u64
+    for blk in chunks(data, 64) {
+        var acc: [6]u64
+        for j in 0..4 {
+            mac(acc, load_be64(blk, 16 * j + 8), load_be64(blk, 16 * j), h[2 * j], h[2 * j + 1])
+        }
+        y[0] ^= acc[0] ^ clmul_lo(load_be64(blk, 8), h[0])
+        fold(y, acc)
+    }
+    out[0] = y[0]
+    out[1] = y[1]
+}
+
+export fn mixed(h: [8]u64, data: []u8, out: mut [2]u64) effects none {
+    var y: [2]u64
+    for blk in chunks(data, 64) {
+        var acc: [6]u64
+        for j in 0..2 {
+            mac(acc, load_be64(blk, 16 * j + 8), load_be64(blk, 16 * j), h[2 * j], h[2 * j + 1])
+        }
+        mac(acc, y[0], y[1], h[0], h[1])
+        for j in 2..4 {
+            mac(acc, load_be64(blk, 16 * j + 8), load_be64(blk, 16 * j), h[2 * j], h[2 * j + 1])
+        }
+        fold(y, acc)
+    }
+    out[0] = y[0]
+    out[1] = y[1]
+}
+
+export fn variant(h: [8]u64, data: []u8, out: mut [2]u64) effects none {
+    var y: [2]u64
+    for blk in chunks(data, 64) {
+        var acc: [6]u64
+        for j in 0..4 {
+            mac(acc, load_be64(blk, 16 * j + 8), load_be64(blk, 16 * j), h[2 * j] ^ y[1], h[2 * j + 1])
+        }
+        fold(y, acc)
+    }
+    out[0] = y[0]
+    out[1] = y[1]
+}
+`
+
+// TestWideClmulShapes runs the shapes of wideClmulSrc under every --hw
+// level against the VM, on lengths with and without a partial group.
+func TestWideClmulShapes(t *testing.T) {
+	p, ds := driver.LoadSource("wclmul.lw", []byte(wideClmulSrc))
+	if len(ds) > 0 {
+		t.Fatal(ds.Render(lang.Sources{"wclmul.lw": []byte(wideClmulSrc)}))
+	}
+	rng := rand.New(rand.NewSource(13))
+	for _, hw := range []string{"aes", "avx2,vpclmul,pclmul", "avx512,vpclmul,pclmul"} {
+		r, err := Prepare(input(p), backend.Options{HW: hw})
+		if err != nil {
+			t.Fatalf("--hw %s: %v", hw, err)
+		}
+		for _, fn := range p.Exports() {
+			for _, n := range []int{0, 64, 100, 256, 1000} {
+				h := lang.Value{IsArray: true}
+				for i := 0; i < 8; i++ {
+					h.Elems = append(h.Elems, rng.Uint64())
+				}
+				data := lang.Value{IsArray: true}
+				for i := 0; i < n; i++ {
+					data.Elems = append(data.Elems, uint64(rng.Intn(256)))
+				}
+				args := []lang.Value{h, data, {IsArray: true, Elems: make([]uint64, 2)}}
+				want := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
+					res, _, err := vm.Run(p, fn, a, vm.Options{})
+					return res, err
+				}))
+				got := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
+					res, _, err := r.Run(fn.Name, a)
+					return res, err
+				}))
+				if got != want {
+					t.Errorf("--hw %s: %s(len %d): got %s, the VM %s", hw, fn.Name, n, got, want)
+				}
+			}
+		}
+		r.Close()
+	}
+}
+
+// TestCTRSixteenBlocks: under AVX-512 the CTR steps of aes and gcm run
+// sixteen blocks, four 512-bit VAESENC per round (40 per step), and the
+// counter edges of the sixteen-block step (a low byte past 0xf0, carries
+// into the high word, the wrap of the whole counter; GCM's 32-bit counter
+// past a low byte of 0xf0 after fifteen steps) agree with Go at every
+// level of one --hw auto object.
+func TestCTRSixteenBlocks(t *testing.T) {
+	// With eight-block steps the objects held 36 (aes) and 72 (gcm)
+	// VAESENC on zmm, two registers per round in each CTR loop; sixteen
+	// blocks per step at least double that.
+	for _, c := range []struct {
+		mod  string
+		want int
+	}{{"aes", 72}, {"gcm", 144}} {
+		asm := disassemble(t, c.mod, "avx512,vaes,aes")
+		re := regexp.MustCompile(`(?m)^\s+[0-9a-f]+:\s+vaesenc\s+[^,]+, %zmm\d+, %zmm`)
+		if n := len(re.FindAllString(asm, -1)); n < c.want {
+			t.Errorf("%s --hw avx512,vaes,aes: %d VAESENC on zmm, want at least %d (four registers per round)", c.mod, n, c.want)
+		}
+	}
+	rng := rand.New(rand.NewSource(16))
+	rnd := func(n int) []byte {
+		b := make([]byte, n)
+		rng.Read(b)
+		return b
+	}
+	var cases []golden.Case
+	for _, iv := range []string{"00", "ef", "f0", "f1", "ff"} {
+		for _, hi := range []string{"0123456789abcdef0123456789abcd", "0123456789abcdefffffffffffffff", "ffffffffffffffffffffffffffffff"} {
+			for _, n := range []int{256, 300, 600} {
+				b, _ := hex.DecodeString(hi + iv)
+				cases = append(cases, golden.CTRCase(fmt.Sprintf("aes128_ctr/iv=%s%s/len=%d", hi, iv, n), rnd(16), b, rnd(n)))
+			}
+		}
+	}
+	for _, n := range []int{3840, 4096, 4200, 8192 + 17} {
+		cases = append(cases, golden.GCMSealCase(fmt.Sprintf("aes128_gcm_seal/len=%d", n), rnd(16), rnd(12), rnd(13), rnd(n)))
+	}
+	for _, mod := range []string{"aes", "gcm"} {
+		p, err := golden.Load(mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lvl := range []int{levelBase, levelAES, levelAVX2, levelAVX512} {
+			r, err := Prepare(input(p), backend.Options{HW: "auto"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.ForceLevel(lvl); err != nil {
+				t.Fatal(err)
+			}
+			var ps golden.Programs
+			for _, c := range cases {
+				if c.Module != mod {
+					continue
+				}
+				err := golden.RunCase(&ps, func(_ *lang.Program, fn *lang.FuncDecl, args []lang.Value) ([]lang.Value, error) {
+					res, _, err := r.Run(fn.Name, args)
+					return res, err
+				}, c)
+				if err != nil {
+					t.Errorf("level %#x: %s: %v", lvl, c.Name, err)
+				}
+			}
+			r.Close()
+		}
+	}
+}
