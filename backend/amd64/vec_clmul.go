@@ -97,14 +97,14 @@ func (g *fgen) planClmulGroups(b *ir.Block, p *blockPlan) *zPlan {
 	blocks := map[key]map[int64][2]*ir.Instr{}
 	for _, pr := range p.loadFirst {
 		lo, _ := wordAccess(pr[0])
-		if !lo.be || stored[lo.arr] {
+		if !lo.be || stored[lo.Arr] {
 			continue
 		}
-		k := key{lo.arr, lo.base}
+		k := key{lo.Arr, lo.Base}
 		if blocks[k] == nil {
 			blocks[k] = map[int64][2]*ir.Instr{}
 		}
-		blocks[k][lo.off] = pr
+		blocks[k][int64(lo.Off)] = pr
 	}
 	z := &zPlan{n: n, loadOf: map[*ir.Instr]*zGroup{}, skip: map[*ir.Instr]bool{}, root: map[*ir.Instr][2]int{}}
 	// lane says which group, block and word a loaded value is.
