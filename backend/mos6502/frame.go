@@ -88,23 +88,25 @@ func (mg *modgen) bugf(format string, args ...any) {
 
 // layoutParams places f's parameters and results: array pointers (and
 // slice lengths) in zero page, which (zp),y addressing needs, then the
-// scalar limbs and results, zero page while it lasts below the bytes
-// kept for the callers' pointers (else the absolute area: a scalar can
-// live anywhere, a pointer cannot).
+// scalar limbs and results, zero page while it lasts; under lay.zpKeep
+// only below the bytes kept for the callers' pointers (else the absolute
+// area: a scalar can live anywhere, a pointer cannot).
 func (g *fgen) layoutParams(fa *frameAlloc, fr *frame) error {
-	fa.zpTop = zpLast + 1 - g.g.zpRes[g.f]
+	if g.g.lay.zpKeep {
+		fa.zpTop = zpLast + 1 - g.g.zpRes[g.f]
+	}
 	for _, p := range g.f.Params {
 		if p.Arr == nil {
 			continue
 		}
 		ptr, ok := fa.zpBytes(2)
 		if !ok {
-			return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (array parameter %s)", g.f.Name, p.Arr.Name)}
+			return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (array parameter %s)", g.f.Name, p.Arr.Name), zp: true}
 		}
 		ap := arrayParm{ptr: ptr}
 		if p.Arr.IsSlice() {
 			if ap.len, ok = fa.zpBytes(2); !ok {
-				return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (slice length of %s)", g.f.Name, p.Arr.Name)}
+				return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (slice length of %s)", g.f.Name, p.Arr.Name), zp: true}
 			}
 		}
 		g.arrs[p.Arr] = arrInfo{ptr: ptr}
