@@ -30,9 +30,12 @@ type arrayParm struct {
 	ptr, len int
 }
 
-// frameAlloc hands out storage bytes of one frame.
+// frameAlloc hands out storage bytes of one frame. zpTop, when set, is
+// the first zero-page byte that scalars may not take: the bytes from it up
+// are kept for the array pointers of the frame's callers (zpReserve).
 type frameAlloc struct {
 	zp, abs int
+	zpTop   int
 }
 
 // zpBytes takes n consecutive zero-page bytes, if there are.
@@ -45,10 +48,12 @@ func (fa *frameAlloc) zpBytes(n int) (int, bool) {
 	return a, true
 }
 
-// any takes one byte, zero page first.
+// any takes one byte, zero page first while it is below zpTop.
 func (fa *frameAlloc) any() string {
-	if a, ok := fa.zpBytes(1); ok {
-		return fmt.Sprintf("$%02x", a)
+	if fa.zpTop == 0 || fa.zp < fa.zpTop {
+		if a, ok := fa.zpBytes(1); ok {
+			return fmt.Sprintf("$%02x", a)
+		}
 	}
 	fa.abs++
 	return fmt.Sprintf("vb+%d", fa.abs-1)
@@ -76,20 +81,25 @@ func (mg *modgen) bugf(format string, args ...any) {
 
 // layoutParams places f's parameters and results: array pointers (and
 // slice lengths) in zero page, which (zp),y addressing needs, then the
-// scalar limbs and results, zero page while it lasts.
+// scalar limbs and results, zero page while it lasts; under lay.zpKeep
+// only below the bytes kept for the callers' pointers (else the absolute
+// area: a scalar can live anywhere, a pointer cannot).
 func (g *fgen) layoutParams(fa *frameAlloc, fr *frame) error {
+	if g.g.lay.zpKeep {
+		fa.zpTop = zpLast + 1 - g.g.zpRes[g.f]
+	}
 	for _, p := range g.f.Params {
 		if p.Arr == nil {
 			continue
 		}
 		ptr, ok := fa.zpBytes(2)
 		if !ok {
-			return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (array parameter %s)", g.f.Name, p.Arr.Name)}
+			return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (array parameter %s)", g.f.Name, p.Arr.Name), zp: true}
 		}
 		ap := arrayParm{ptr: ptr}
 		if p.Arr.IsSlice() {
 			if ap.len, ok = fa.zpBytes(2); !ok {
-				return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (slice length of %s)", g.f.Name, p.Arr.Name)}
+				return &fitError{msg: fmt.Sprintf("mos6502: %s: zero page exhausted (slice length of %s)", g.f.Name, p.Arr.Name), zp: true}
 			}
 		}
 		g.arrs[p.Arr] = arrInfo{ptr: ptr}

@@ -27,6 +27,11 @@ type layout struct {
 	maxLines int
 	// noBlank (tests only) leaves the screen on in the C64 program.
 	noBlank bool
+	// zpKeep: scalar parameters and results leave free the zero page
+	// their callers' array pointers need (frame.go). Off at first, so a
+	// module that fits keeps its scalars in zero page; build sets it and
+	// tries again when the zero page ran out.
+	zpKeep bool
 	// entry and outLen: the export the C64 program calls and the bytes
 	// of its out parameter.
 	entry  string

@@ -185,6 +185,12 @@ func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
 // whose program fits, and tells in which module it used.
 func build(in *backend.Input, opts backend.Options, lay layout) (*program, error) {
 	prog, err := buildFit(in, opts, lay)
+	if fe, ok := err.(*fitError); ok && fe.zp && !lay.zpKeep {
+		// No configuration left zero page for some export's array
+		// pointers: again with the scalars of the callees kept out of it.
+		lay.zpKeep = true
+		prog, err = buildFit(in, opts, lay)
+	}
 	if err == nil {
 		in.Use(prog.mod)
 	}
@@ -246,18 +252,25 @@ func buildFit(in *backend.Input, opts backend.Options, lay layout) (*program, er
 // search returns the program of the first of cs that fits in limit
 // bytes, or the last configuration's fitError.
 func search(in *backend.Input, opts backend.Options, lay layout, cs []config, limit int, seen map[[32]byte]error) (*program, error) {
-	var last error
+	var last, zp error
 	for _, c := range cs {
 		prog, err := buildSeen(in, opts, lay, c, limit, seen)
 		trace(c, err)
-		if _, tooBig := err.(*fitError); tooBig {
+		if fe, tooBig := err.(*fitError); tooBig {
 			last = err
+			if fe.zp {
+				zp = err
+			}
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
 		return prog, nil
+	}
+	if zp != nil {
+		// Zero page is what build can still make room in.
+		return nil, zp
 	}
 	return nil, last
 }
@@ -494,6 +507,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 type fitError struct {
 	msg string
 	pos sem.Pos // where in the source, when one construct is to blame
+	zp  bool    // the zero page ran out (for array pointers)
 }
 
 func (e *fitError) Error() string {
