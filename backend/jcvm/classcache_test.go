@@ -89,3 +89,17 @@ func sameSources(p, q *lang.Program) bool {
 	}
 	return true
 }
+
+// prepareShared is prepare on the class of classOf: a runner of its own
+// (a simulator of its own) on the shared compilation.
+func prepareShared(p *lang.Program, opts backend.Options) (backend.Runner, error) {
+	card, err := cardOf(opts.Card)
+	if err != nil {
+		return nil, err
+	}
+	cls, err := classOf(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{cls: cls, sim: newSim(cls), card: card}, nil
+}
