@@ -46,11 +46,11 @@ func TestArgLengthLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, noInt := range []bool{false, true} {
-		rs, err := prepare(input(sha), backend.Options{NoInt: noInt})
+		rs, err := prepareShared(sha, backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ra, err := prepare(input(aesp), backend.Options{NoInt: noInt})
+		ra, err := prepareShared(aesp, backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -87,10 +87,11 @@ func TestCardLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The standard library fits now: a module of long straight-line code
-	// (about 110 KB) does not.
+	// (about 40 KB; 108 KB of bytecode --no-int, in more than five
+	// methods) does not.
 	var src strings.Builder
 	src.WriteString("module big\n\nexport fn big(a: mut [16]u32) effects none {\n")
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < 1200; i++ {
 		fmt.Fprintf(&src, "    a[%d] ^= (a[%d] + %d) >>> %d\n", i%16, (i*7+3)%16, i, i%31+1)
 	}
 	src.WriteString("}\n")
@@ -98,8 +99,11 @@ func TestCardLimits(t *testing.T) {
 	if len(ds) > 0 {
 		t.Fatal(ds)
 	}
+	// One Input serves the three compilations below, as the driver's
+	// serves one run: the module's IR is compiled once per plan.
+	in := input(big)
 	var st backend.Stats
-	_, err = compileArtifact(input(big), backend.Options{NoInt: true, Emit: "jca", Stats: &st})
+	_, err = compileArtifact(in, backend.Options{NoInt: true, Emit: "jca", Stats: &st})
 	var cle *CardLimitError
 	if !errors.As(err, &cle) {
 		t.Fatalf("big --no-int: %v; want a card limit error", err)
@@ -116,10 +120,10 @@ func TestCardLimits(t *testing.T) {
 	if !strings.Contains(st.String(), "fits=false\n") || !strings.Contains(st.String(), "method_bytes=") {
 		t.Errorf("stats of the refused module: %s", st)
 	}
-	if _, err := compileArtifact(input(big), backend.Options{NoInt: true, Emit: "jca", NoCardLimits: true}); err != nil {
+	if _, err := compileArtifact(in, backend.Options{NoInt: true, Emit: "jca", NoCardLimits: true}); err != nil {
 		t.Errorf("--no-card-limits: %v", err)
 	}
-	if _, err := prepare(input(big), backend.Options{NoInt: true}); err != nil {
+	if _, err := prepare(in, backend.Options{NoInt: true}); err != nil {
 		t.Errorf("the simulator refuses: %v", err)
 	}
 	if _, err := compileArtifact(input(sha), backend.Options{Emit: "java"}); err != nil {

@@ -64,7 +64,7 @@ func TestChaChaPolyOpcodeCountsFixed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, err := prepare(input(p), backend.Options{NoInt: noInt})
+			run, err := prepareShared(p, backend.Options{NoInt: noInt})
 			if err != nil {
 				t.Fatal(err)
 			}

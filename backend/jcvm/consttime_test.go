@@ -90,7 +90,7 @@ func TestAESOpcodeCountsFixed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, err := prepare(input(p), backend.Options{NoInt: noInt})
+		run, err := prepareShared(p, backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestGHASHGCMOpcodeCountsFixed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run, err := prepare(input(p), backend.Options{NoInt: noInt})
+			run, err := prepareShared(p, backend.Options{NoInt: noInt})
 			if err != nil {
 				t.Fatal(err)
 			}

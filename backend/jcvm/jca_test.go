@@ -20,7 +20,7 @@ import (
 // name (and descriptor) with the compiled class's, whose IR functions give
 // the argument codec.
 func jcaLoad(p *lang.Program, opts backend.Options, edit func(string) string) (*Class, string, error) {
-	cls, err := compileClass(input(p), opts)
+	cls, err := classOf(p, opts)
 	if err != nil {
 		return nil, "", err
 	}
@@ -206,10 +206,7 @@ func TestJCAReadsStdlib(t *testing.T) {
 				t.Errorf("%s noInt=%v: %v", mod, noInt, err)
 				continue
 			}
-			cls, err := compileClass(input(p), opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cls := stdlibClass(t, mod, opts)
 			if msg := sameClass(cls, loaded); msg != "" {
 				t.Errorf("%s noInt=%v: the class loaded from the .jca differs: %s", mod, noInt, msg)
 			}

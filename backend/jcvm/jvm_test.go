@@ -86,11 +86,7 @@ func jvmCompile(noInt bool) (string, map[string]*Class, string) {
 	files = append(files, stubs...)
 	classes := map[string]*Class{}
 	for _, mod := range stdlibModules {
-		p, err := golden.Load(mod)
-		if err != nil {
-			return "", nil, err.Error()
-		}
-		cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
+		cls, err := stdlibClassErr(mod, backend.Options{NoInt: noInt})
 		if err != nil {
 			return "", nil, fmt.Sprintf("%s: %v", mod, err)
 		}

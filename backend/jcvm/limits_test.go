@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/stdlib/golden"
 )
 
 var stdlibModules = []string{"sha256", "blake2b", "ghash", "aes", "gcm", "sha512", "sha3", "chacha20", "poly1305", "chacha20poly1305"}
@@ -14,11 +13,7 @@ var stdlibModules = []string{"sha256", "blake2b", "ghash", "aes", "gcm", "sha512
 func TestLimits(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
 		for _, mod := range stdlibModules {
-			p, err := golden.Load(mod)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
+			cls, err := stdlibClassErr(mod, backend.Options{NoInt: noInt})
 			if err != nil {
 				t.Errorf("%s noInt=%v: %v", mod, noInt, err)
 				continue

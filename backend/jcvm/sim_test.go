@@ -11,7 +11,7 @@ import (
 )
 
 // simRunner returns a golden runner on the simulator, one compiled class
-// per module.
+// per module (a stdlib module's the package's shared one, classOf).
 func simRunner(t *testing.T, opts backend.Options) golden.Runner {
 	var mu sync.Mutex
 	runners := map[*lang.Program]backend.Runner{}
@@ -21,7 +21,7 @@ func simRunner(t *testing.T, opts backend.Options) golden.Runner {
 		r, ok := runners[p]
 		if !ok {
 			var err error
-			r, err = prepare(input(p), opts)
+			r, err = prepareShared(p, opts)
 			if err != nil {
 				return nil, err
 			}

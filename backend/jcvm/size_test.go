@@ -91,14 +91,7 @@ func methodsNamed(cls *Class, name string) int {
 func TestStdlibFitsJcop4(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
 		for _, mod := range stdlibModules {
-			p, err := golden.Load(mod)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
-			if err != nil {
-				t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
-			}
+			cls := stdlibClass(t, mod, backend.Options{NoInt: noInt})
 			st, err := statsOf(cls)
 			if err != nil {
 				t.Fatal(err)
@@ -210,14 +203,7 @@ func TestCarryIntHelper(t *testing.T) {
 func TestStdlibSizeGoal(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
 		for _, mod := range stdlibModules {
-			p, err := golden.Load(mod)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
-			if err != nil {
-				t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
-			}
+			cls := stdlibClass(t, mod, backend.Options{NoInt: noInt})
 			st, err := statsOf(cls)
 			if err != nil {
 				t.Fatal(err)
@@ -241,14 +227,7 @@ func TestStdlibSizeGoal(t *testing.T) {
 func TestStoreRunsRolled(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
 		for _, mod := range stdlibModules {
-			p, err := golden.Load(mod)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
-			if err != nil {
-				t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
-			}
+			cls := stdlibClass(t, mod, backend.Options{NoInt: noInt})
 			for _, m := range cls.Methods {
 				if n := longestStoreRun(m.Body); n >= minStoreRun {
 					t.Errorf("%s noInt=%v: method %s has a run of %d constant stores", mod, noInt, m.Name, n)

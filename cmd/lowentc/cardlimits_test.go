@@ -50,13 +50,14 @@ func TestCompileCardLimits(t *testing.T) {
 }
 
 // bigJcvmModule writes to dir a module over jcop4's Method component
-// (about 110 KB of straight-line code; the standard library fits) and
-// returns its path.
+// (about 40 KB of straight-line code, 108 KB of bytecode --no-int against
+// the limit of 65,535, in more than five methods; the standard library
+// fits) and returns its path.
 func bigJcvmModule(t *testing.T, dir string) string {
 	t.Helper()
 	var src strings.Builder
 	src.WriteString("module big\n\nexport fn big(a: mut [16]u32) effects none {\n")
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < 1200; i++ {
 		fmt.Fprintf(&src, "    a[%d] ^= (a[%d] + %d) >>> %d\n", i%16, (i*7+3)%16, i, i%31+1)
 	}
 	src.WriteString("}\n")
