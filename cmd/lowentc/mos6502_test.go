@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -86,10 +87,22 @@ func TestMos6502BenchBlocksFitCap(t *testing.T) {
 	assert.Contains(t, out, "blocks=8 bytes=512 ")
 	assert.NotContains(t, out, "blocks=16")
 	assert.Contains(t, out, "blocks_used=1,2,4,8 cap=500000 cycles (16 blocks would pass the cap)\n")
-	assert.Regexp(t, `(?m)^per_block=53084 cycles intercept=\S+ cycles$`, out)
-	status, out, errs = lowentc("bench", "--target", "mos6502", "--max-cycles", "150000", sha, "sha256", "--block", "64")
+	// SHA-256's cost is linear in its blocks, so the fitted slope is the
+	// difference of the printed costs of 8 and 1 blocks over 7.
+	cost := func(n int) int {
+		m := regexp.MustCompile(fmt.Sprintf(`(?m)^blocks=%d bytes=\d+ cost=(\d+) cycles$`, n)).FindStringSubmatch(out)
+		require.NotNil(t, m, "no cost of %d blocks in %s", n, out)
+		v, err := strconv.Atoi(m[1])
+		require.NoError(t, err)
+		return v
+	}
+	slope := (cost(8) - cost(1)) / 7
+	assert.Regexp(t, fmt.Sprintf(`(?m)^per_block=%d cycles intercept=\S+ cycles$`, slope), out)
+	// A cap between the costs of 1 and 2 blocks: one count is no line.
+	capped := strconv.Itoa((cost(1) + cost(2)) / 2)
+	status, out, errs = lowentc("bench", "--target", "mos6502", "--max-cycles", capped, sha, "sha256", "--block", "64")
 	assert.Equal(t, exitFail, status, out)
-	assert.Equal(t, "lowentc: mos6502: the call did not finish within 150000 cycles (--max-cycles)\n", errs)
+	assert.Equal(t, "lowentc: mos6502: the call did not finish within "+capped+" cycles (--max-cycles)\n", errs)
 }
 
 // TestMos6502Entry: --entry chooses the export --emit prg calls; a name
