@@ -38,6 +38,20 @@ func features(m *Module, o *Options) error {
 		switch {
 		case in.Op == OpHave && !o.KeepHave:
 			return []*Value{nb.Const(Bool, b2u(o.Features.Has(sem.Feature(in.Aux))))}
+		case in.Op == OpIf && !o.KeepHave:
+			// A branch on a settled `have` is gone before inline counts
+			// call sites: the calls in the branch not taken must not
+			// make a callee look shared (aes.lw's ctr16 on a target
+			// without AES made rounds8 a method of its own on Java Card).
+			if c, ok := ConstOf(in.Args[0]); ok {
+				taken := in.Blocks[1]
+				if c != 0 {
+					taken = in.Blocks[0]
+				}
+				body := taken.Instrs
+				nb.Blk.Instrs = append(nb.Blk.Instrs, body[:len(body)-1]...)
+				return append([]*Value{}, body[len(body)-1].Args...)
+			}
 		case isSHA(in.Op) && o.KeepHave:
 			have := nb.Instr(OpHave, []Type{Bool})
 			have.Aux = uint64(sem.FeatSHA)

@@ -70,3 +70,42 @@ func TestFeaturesPass(t *testing.T) {
 		}
 	}
 }
+
+const haveCallsSrc = `module t
+fn g(x: u32) -> u32 {
+    return (x <<< 3) ^ (x + 7)
+}
+fn fast(x: u32) -> u32 {
+    return g(x) ^ (g(x) ^ g(x))
+}
+export fn f(x: u32) -> u32 effects none {
+    if have aes {
+        return fast(x)
+    }
+    return g(x)
+}`
+
+// TestFeaturesDropsSettledBranch: once `have` is settled, the branch not
+// taken is gone before inline counts call sites, so a callee called only
+// there does not count as called (aes.lw's ctr16 made rounds8 look shared
+// on targets without AES and kept it out of line on Java Card).
+func TestFeaturesDropsSettledBranch(t *testing.T) {
+	p := load(t, haveCallsSrc)
+	inputs := [][]lang.Value{{{Word: 0}}, {{Word: 0x12345678}}, {{Word: 0xffffffff}}}
+	for _, feats := range []lang.FeatureSet{0, lang.FeatureSet(lang.FeatAES)} {
+		m, err := lower.Program(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyPass(t, m, features, Options{Features: feats}, "f", inputs...)
+		fast := 0
+		WalkInstrs(m.Func("f").Body, func(in *Instr) {
+			if in.Op == OpCall && in.Callee.Name == "fast" {
+				fast++
+			}
+		})
+		if want := map[bool]int{false: 0, true: 1}[feats != 0]; fast != want {
+			t.Errorf("features %v: f calls fast %d times, want %d\n%s", feats, fast, want, m)
+		}
+	}
+}
