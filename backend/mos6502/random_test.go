@@ -21,7 +21,7 @@ import (
 // LOWENT_LONG=1 (internal/testlong). LOWENT_RANDPROG_N overrides both.
 const (
 	randomDefaultN = 16
-	randomLongN    = 200
+	randomLongN    = 140
 )
 
 // randomBalancedEvery: one seed in randomBalancedEvery is also built with
