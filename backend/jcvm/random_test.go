@@ -20,7 +20,7 @@ const randArgSets = 3
 // campaign LOWENT_LONG=1 (internal/testlong) runs.
 const (
 	randDefaultN = 30
-	randLongN    = 400
+	randLongN    = 250
 )
 
 // randMaxLimitShare is the largest share of programs the backend may refuse

@@ -19,7 +19,7 @@ import (
 // the long campaign.
 const (
 	defaultPrograms = 200
-	longPrograms    = 1000
+	longPrograms    = 600
 )
 
 // numPrograms is how many programs the corpus tests generate:
