@@ -4,7 +4,7 @@
 // table per message size:
 //
 //	go run ./backend/amd64/cmd/speedtable [-sizes 64,1k,16k,1m] [-rounds 5]
-//	    [-window 100ms] [-node auto|none|PATH]
+//	    [-window 100ms] [-node auto|none|PATH] [-node-driver evp|update]
 //
 // Everything is timed on the wall clock. A round measures every
 // implementation of a row in turn (lowentc --hw auto one-shot and, for
@@ -53,7 +53,11 @@ type alg struct {
 	export string
 	args   func(data []byte) []lang.Value
 	goFn   func(data []byte) func()
-	note   string // what one call of each implementation does
+	note   string // what one call of each implementation does (Node's apart)
+	// nodeUpdate is what one call does when Node is driven through its
+	// JavaScript crypto module (-node-driver update); the EVP driver's is
+	// in evpNotes.
+	nodeUpdate string
 }
 
 func bytesVal(b []byte) lang.Value { return golden.Bytes(b) }
@@ -77,7 +81,8 @@ func algs() []alg {
 				return func() { g.Seal(out[:0], nonce, d, nil) }
 			},
 			"lowentc: key schedule + H + seal + tag per call; OpenSSL CLI (-aead): IV + 13 B AAD + encrypt + tag per call, key set once; " +
-				"Node: streaming update() on one cipher object (no IV, tag or final per call; each update() allocates its output); Go: Seal, key set once"},
+				"Go: Seal, key set once",
+			"streaming update() on one cipher object (no IV, tag or final per call; each update() allocates its output)"},
 		{"ctr", "AES-128-CTR", "aes", "aes128_ctr",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key16), bytesVal(make([]byte, 16)), bytesVal(d), bytesVal(make([]byte, len(d)))}
@@ -87,8 +92,9 @@ func algs() []alg {
 				iv, out := make([]byte, 16), make([]byte, len(d))
 				return func() { cipher.NewCTR(b, iv).XORKeyStream(out, d) }
 			},
-			"lowentc: key schedule + CTR per call; OpenSSL CLI and Node: streaming update(), key set once (Node's allocates its output per call); " +
-				"Go: NewCTR + XORKeyStream, key set once"},
+			"lowentc: key schedule + CTR per call; OpenSSL CLI: streaming update(), key set once; " +
+				"Go: NewCTR + XORKeyStream, key set once",
+			"streaming update(), key set once (each update() allocates its output)"},
 		{"ghash", "GHASH", "ghash", "ghash",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key16), bytesVal(d), bytesVal(make([]byte, 16))}
@@ -98,24 +104,28 @@ func algs() []alg {
 				return func() { g.Seal(out[:0], nonce, nil, d) }
 			},
 			"lowentc: GHASH_H(data) from H per call; OpenSSL CLI: `openssl speed ghash` (gcm_ghash over the buffer, H table set once); " +
-				"Go: GCM seal of an empty message with the data as AAD, key set once; " +
-				"Node: one-shot GCM with the data as AAD only (key schedule + H + GHASH + tag per call)"},
+				"Go: GCM seal of an empty message with the data as AAD, key set once",
+			"one-shot GCM with the data as AAD only (key schedule + H + GHASH + tag per call)"},
 		{"sha256", "SHA-256", "sha256", "sha256",
 			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 32))} },
 			func(d []byte) func() { return func() { sha256.Sum256(d) } },
-			"lowentc, OpenSSL CLI, Go: one digest per call; Node: streaming update() on one hash object"},
+			"lowentc, OpenSSL CLI, Go: one digest per call",
+			"streaming update() on one hash object"},
 		{"blake2b", "BLAKE2b-512", "blake2b", "blake2b",
 			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 64))} },
 			func(d []byte) func() { return func() { blake2b.Sum512(d) } },
-			"lowentc, OpenSSL CLI (blake2b512), Go: one digest per call; Node: streaming update() on one blake2b512 object"},
+			"lowentc, OpenSSL CLI (blake2b512), Go: one digest per call",
+			"streaming update() on one blake2b512 object"},
 		{"sha512", "SHA-512", "sha512", "sha512",
 			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 64))} },
 			func(d []byte) func() { return func() { sha512.Sum512(d) } },
-			"lowentc, OpenSSL CLI, Go: one digest per call; Node: streaming update() on one hash object"},
+			"lowentc, OpenSSL CLI, Go: one digest per call",
+			"streaming update() on one hash object"},
 		{"sha3_256", "SHA3-256", "sha3", "sha3_256",
 			func(d []byte) []lang.Value { return []lang.Value{bytesVal(d), bytesVal(make([]byte, 32))} },
 			func(d []byte) func() { return func() { sha3.Sum256(d) } },
-			"lowentc, OpenSSL CLI (sha3-256), Go: one digest per call; Node: streaming update() on one sha3-256 object"},
+			"lowentc, OpenSSL CLI (sha3-256), Go: one digest per call",
+			"streaming update() on one sha3-256 object"},
 		{"chacha20", "ChaCha20", "chacha20", "chacha20_xor",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key32), bytesVal(make([]byte, 12)), {Word: 1}, bytesVal(d), bytesVal(make([]byte, len(d)))}
@@ -128,8 +138,9 @@ func algs() []alg {
 					c.XORKeyStream(out, d)
 				}
 			},
-			"lowentc: key setup + keystream from counter 1 per call; OpenSSL CLI and Node: streaming update(), key set once; " +
-				"Go: NewUnauthenticatedCipher + XORKeyStream per call"},
+			"lowentc: key setup + keystream from counter 1 per call; OpenSSL CLI: streaming update(), key set once; " +
+				"Go: NewUnauthenticatedCipher + XORKeyStream per call",
+			"streaming update(), key set once (each update() allocates its output)"},
 		{"poly1305", "Poly1305", "poly1305", "poly1305",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key32), bytesVal(d), bytesVal(make([]byte, 16))}
@@ -139,7 +150,8 @@ func algs() []alg {
 				var tag [16]byte
 				return func() { poly1305.Sum(&tag, d, &key) }
 			},
-			"lowentc, Go (x/crypto/poly1305 Sum): one tag per call, key included; OpenSSL 3.0's `openssl speed` and Node have no Poly1305 alone"},
+			"lowentc, Go (x/crypto/poly1305 Sum): one tag per call, key included; OpenSSL 3.0's `openssl speed` has no Poly1305 alone",
+			""},
 		{"chacha20poly1305", "ChaCha20-Poly1305 seal", "chacha20poly1305", "chacha20_poly1305_seal",
 			func(d []byte) []lang.Value {
 				return []lang.Value{bytesVal(key32), bytesVal(make([]byte, 12)), bytesVal(nil), bytesVal(d),
@@ -151,7 +163,8 @@ func algs() []alg {
 				return func() { a.Seal(out[:0], nonce, d, nil) }
 			},
 			"lowentc: one-time key + seal + tag per call; OpenSSL CLI (-aead): IV + 13 B AAD + encrypt + tag per call, key set once; " +
-				"Node: streaming update() on one cipher object (no IV, tag or final per call); Go: Seal, key set once"},
+				"Go: Seal, key set once",
+			"streaming update() on one cipher object (no IV, tag or final per call; each update() allocates its output)"},
 	}
 }
 
@@ -222,6 +235,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "alternating rounds; cells are the median and range of the rounds")
 	window := flag.Duration("window", 100*time.Millisecond, "minimum length of a timing window (lowentc, Go, Node)")
 	nodeFlag := flag.String("node", "auto", "Node.js binary for the OpenSSL 3.5 peer: a path, auto (fetch "+nodePackage+" into the user cache) or none")
+	nodeDriver := flag.String("node-driver", driverEVP, "how the Node peer is driven: evp (a C loop over the EVP functions of Node's OpenSSL; falls back to update with a notice when it cannot be built) or update (Node's JavaScript crypto calls)")
 	only := flag.String("algs", "", "only these rows, comma-separated ids (gcm,ctr,ghash,sha256,blake2b,sha512,sha3_256,chacha20,poly1305,chacha20poly1305)")
 	goOnly := flag.Bool("go-only", false, "print one Go figure for -alg at -size (used by the purego build)")
 	goAlg := flag.String("alg", "", "the row id for -go-only")
@@ -238,6 +252,9 @@ func main() {
 	sizes, err := parseSizes(*sizesFlag)
 	if *size > 0 {
 		sizes, err = []int{*size}, nil
+	}
+	if err == nil && *nodeDriver != driverEVP && *nodeDriver != driverUpdate {
+		err = fmt.Errorf("-node-driver must be %s or %s", driverEVP, driverUpdate)
 	}
 	if err != nil || *rounds < 1 || *window <= 0 {
 		if err == nil {
@@ -258,7 +275,7 @@ func main() {
 			as = append(as, a)
 		}
 	}
-	if err := run(as, sizes, *rounds, *window, *nodeFlag); err != nil {
+	if err := run(as, sizes, *rounds, *window, *nodeFlag, *nodeDriver); err != nil {
 		fmt.Fprintln(os.Stderr, "speedtable:", err)
 		os.Exit(1)
 	}
@@ -270,10 +287,6 @@ type impl struct {
 	column
 	measure func(a alg, size int) (v float64, ok bool, err error)
 }
-
-// nodeMinSize is the smallest size measured through Node: below 16 KiB
-// its per-call overhead (~1–2 µs) is all one would see.
-const nodeMinSize = 16 << 10
 
 func loadavg() string {
 	b, err := os.ReadFile("/proc/loadavg")
@@ -287,7 +300,7 @@ func loadavg() string {
 	return strings.Join(f[:3], " ")
 }
 
-func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag string) error {
+func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag, nodeDriver string) error {
 	// Set-up: the peers, their versions, the lowentc runners.
 	model, exts := readCPU()
 	ghz := measureClock()
@@ -295,22 +308,29 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 	if err != nil {
 		return fmt.Errorf("openssl version: %v", err)
 	}
-	var nodeBin, nodeVer, nodeSSL string
-	nodeBin, err = findNode(nodeFlag)
-	if err == nil {
-		nodeVer, nodeSSL, err = nodeVersions(nodeBin)
-	}
-	nodeNotice := ""
-	if err != nil {
-		nodeBin = ""
-		nodeNotice = fmt.Sprintf("NOTICE: no Node.js/OpenSSL 3.5 column: %v", err)
-		fmt.Fprintln(os.Stderr, "speedtable:", nodeNotice)
-	}
 	tmp, err := os.MkdirTemp("", "speedtable")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	var node *nodePeer
+	var nodeNotices []string
+	if bin, err := findNode(nodeFlag); err != nil {
+		nodeNotices = append(nodeNotices, fmt.Sprintf("NOTICE: no Node.js/OpenSSL 3.5 column: %v", err))
+	} else if ver, ssl, err := nodeVersions(bin); err != nil {
+		nodeNotices = append(nodeNotices, fmt.Sprintf("NOTICE: no Node.js/OpenSSL 3.5 column: %v", err))
+	} else {
+		node = &nodePeer{bin: bin, version: ver, openssl: ssl, driver: nodeDriver}
+		if nodeDriver == driverEVP {
+			if node.module, err = buildEVP(bin, tmp); err != nil {
+				node.driver = driverUpdate
+				nodeNotices = append(nodeNotices, fmt.Sprintf("NOTICE: Node's OpenSSL is driven through JavaScript update() calls (call- and copy-bound): the EVP driver failed: %v", err))
+			}
+		}
+	}
+	for _, n := range nodeNotices {
+		fmt.Fprintln(os.Stderr, "speedtable:", n)
+	}
 	pureBin := filepath.Join(tmp, "speedtable-purego")
 	if out, err := exec.Command("go", "build", "-tags", "purego", "-o", pureBin,
 		"github.com/lowent/lowentc/backend/amd64/cmd/speedtable").CombinedOutput(); err != nil {
@@ -371,12 +391,12 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 			return v, err == nil, err
 		}},
 	}
-	if nodeBin != "" {
-		impls = append(impls, impl{column{"OpenSSL " + nodeSSL + " (Node)", "auto", false}, func(a alg, n int) (float64, bool, error) {
-			if n < nodeMinSize || noNode[a.id] {
+	if node != nil {
+		impls = append(impls, impl{column{node.columnName(), "auto", false}, func(a alg, n int) (float64, bool, error) {
+			if !node.covers(a.id) {
 				return 0, false, nil
 			}
-			v, err := nodeSpeed(nodeBin, a.id, n, window)
+			v, err := node.speed(a.id, n, window)
 			return v, err == nil, err
 		}})
 	}
@@ -398,12 +418,12 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 	fmt.Printf("CPU: %s (%s), %d logical CPUs; core clock measured %.2f GHz (dependent adds, wall clock)\n",
 		model, strings.Join(exts, " "), runtime.NumCPU(), ghz)
 	fmt.Printf("Peers: %s; Go %s (and -tags purego)", osslVer, runtime.Version())
-	if nodeBin != "" {
-		fmt.Printf("; Node %s with OpenSSL %s (%s)", nodeVer, nodeSSL, nodeBin)
+	if node != nil {
+		fmt.Printf("; Node %s with OpenSSL %s (%s, driven by %s)", node.version, node.openssl, node.bin, node.driver)
 	}
 	fmt.Println()
-	if nodeNotice != "" {
-		fmt.Println(nodeNotice)
+	for _, n := range nodeNotices {
+		fmt.Println(n)
 	}
 	fmt.Printf("Load average at start: %s\n", loadavg())
 	start := time.Now()
@@ -453,7 +473,7 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 	for _, n := range sizes {
 		fmt.Fprintf(&out, "\n### %s messages: MB/s, median (min–max) of %d rounds\n\n", sizeName(n), rounds)
 		out.WriteString(formatTable(names, cols, samples[n], ghz))
-		if nodeBin != "" && n < 1<<20 && n >= nodeMinSize {
+		if node != nil && node.callBound(n) {
 			fmt.Fprintf(&out, "\nNode at %s: one JavaScript call per %s, so its ~1–2 µs call overhead weighs; read that column as call-bound.\n", sizeName(n), sizeName(n))
 		}
 	}
@@ -462,8 +482,15 @@ func run(as []alg, sizes []int, rounds int, window time.Duration, nodeFlag strin
 	out.WriteString("c/B: cycles per byte at the measured core clock, from the median.\n")
 	out.WriteString("Per round, each figure is the best of three windows: lowentc, Go and Node: calls double until a window lasts ≥ " +
 		window.String() + "; OpenSSL CLI: three `openssl speed -elapsed -seconds 1` runs.\n")
+	if node != nil {
+		out.WriteString(node.how() + "\n")
+	}
 	for _, a := range as {
-		fmt.Fprintf(&out, "%s: %s.\n", a.name, a.note)
+		fmt.Fprintf(&out, "%s: %s", a.name, a.note)
+		if node != nil {
+			fmt.Fprintf(&out, "; Node: %s", node.note(a))
+		}
+		out.WriteString(".\n")
 	}
 	fmt.Print(out.String())
 	return nil

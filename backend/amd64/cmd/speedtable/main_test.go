@@ -1,11 +1,24 @@
 package main
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/sha256"
+	"crypto/sha3"
+	"crypto/sha512"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"golang.org/x/crypto/blake2b"
+	"golang.org/x/crypto/chacha20"
+	"golang.org/x/crypto/chacha20poly1305"
 	"golang.org/x/crypto/poly1305"
 
 	"github.com/lowent/lowentc/stdlib/golden"
@@ -240,5 +253,106 @@ func TestPoly1305RowMatchesGo(t *testing.T) {
 	}
 	if !slices.Equal(got, want[:]) {
 		t.Errorf("tag %x, Go's %x", got, want)
+	}
+}
+
+// TestNodePeerDrivers: the EVP driver measures every row at every size,
+// 64 B and 1 KiB included, and is not call-bound; the update driver has no
+// Poly1305 and is call-bound below 1 MiB. Both say in the notes how Node
+// is driven.
+func TestNodePeerDrivers(t *testing.T) {
+	evp := &nodePeer{openssl: "3.5.8", version: "v26", driver: driverEVP}
+	upd := &nodePeer{openssl: "3.5.8", version: "v26", driver: driverUpdate}
+	for _, a := range algs() {
+		if !evp.covers(a.id) {
+			t.Errorf("evp driver: no %s row", a.id)
+		}
+		if evp.note(a) == "" || upd.note(a) == "" {
+			t.Errorf("%s: no note for the Node column", a.id)
+		}
+		if upd.covers(a.id) == (a.id == "poly1305") {
+			t.Errorf("update driver covers %s: %v", a.id, upd.covers(a.id))
+		}
+	}
+	for _, n := range []int{64, 1024, 16 << 10, 1 << 20} {
+		if evp.callBound(n) {
+			t.Errorf("evp driver call-bound at %d", n)
+		}
+		if upd.callBound(n) != (n < 1<<20) {
+			t.Errorf("update driver at %d: call-bound %v", n, upd.callBound(n))
+		}
+	}
+	if !strings.Contains(evp.how(), "C loop") || !strings.Contains(evp.how(), "copies") || !strings.Contains(upd.how(), "update()") {
+		t.Errorf("notes: %q / %q", evp.how(), upd.how())
+	}
+	if evp.columnName() == upd.columnName() {
+		t.Errorf("both drivers print the column %q", evp.columnName())
+	}
+}
+
+// TestEVPBenchMatchesGo builds evpbench against the cached Node package
+// and checks that one call of each row computes what the Go column
+// computes for the same key, IV and data, and that run gives a rate at
+// every size of the default run.
+func TestEVPBenchMatchesGo(t *testing.T) {
+	bin := filepath.Join(nodeCacheDir(), "package", "bin", "node")
+	if _, err := os.Stat(bin); err != nil {
+		t.Skipf("no cached Node package (speedtable fetches it): %v", err)
+	}
+	mod, err := buildEVP(bin, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 100
+	data := testData(n)
+	zero12, zero16 := make([]byte, 12), make([]byte, 16)
+	b, _ := aes.NewCipher(key16)
+	g, _ := cipher.NewGCM(b)
+	ctr := make([]byte, n)
+	cipher.NewCTR(b, zero16).XORKeyStream(ctr, data)
+	cc := make([]byte, n)
+	c20, _ := chacha20.NewUnauthenticatedCipher(key32, zero12)
+	c20.XORKeyStream(cc, data)
+	cp, _ := chacha20poly1305.New(key32)
+	s256, s512, s3 := sha256.Sum256(data), sha512.Sum512(data), sha3.Sum256(data)
+	b2 := blake2b.Sum512(data)
+	var ptag [16]byte
+	var pkey [32]byte
+	poly1305.Sum(&ptag, data, &pkey)
+	want := map[string][]byte{
+		"gcm":              g.Seal(nil, zero12, data, nil),
+		"ctr":              ctr,
+		"ghash":            g.Seal(nil, zero12, nil, data),
+		"sha256":           s256[:],
+		"sha512":           s512[:],
+		"sha3_256":         s3[:],
+		"blake2b":          b2[:],
+		"chacha20":         cc,
+		"poly1305":         ptag[:],
+		"chacha20poly1305": cp.Seal(nil, zero12, data, nil),
+	}
+	script := `const m = require(process.argv[1]); for (const a of process.argv.slice(2)) console.log(a, m.once(a, ` +
+		strconv.Itoa(n) + `).toString('hex'), m.run(a, 64, 1e5) > 0 && m.run(a, 1024, 1e5) > 0)`
+	ids := []string{}
+	for _, a := range algs() {
+		ids = append(ids, a.id)
+	}
+	out, err := exec.Command(bin, append([]string{"-e", script, mod}, ids...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(ids) {
+		t.Fatalf("got %d lines for %d rows:\n%s", len(lines), len(ids), out)
+	}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) != 3 || f[2] != "true" {
+			t.Errorf("line %q", l)
+			continue
+		}
+		if w := hex.EncodeToString(want[f[0]]); f[1] != w {
+			t.Errorf("%s: evpbench %s, Go %s", f[0], f[1], w)
+		}
 	}
 }
