@@ -94,8 +94,9 @@ func nodeVersions(bin string) (node, openssl string, err error) {
 // Node's JavaScript crypto module instead (nodeScript): every update()
 // allocates a fresh output buffer and copies the result into it, and every
 // message costs a JavaScript call, so it measures Node rather than
-// OpenSSL 3.5 (at 1 MiB AES-128-GCM, perf put 39% of the cycles in that
-// copy and 25% in OpenSSL's AES-GCM kernel).
+// OpenSSL 3.5 (at 1 MiB AES-128-GCM, perf put 37% of the cycles in that
+// copy, 19% in OpenSSL's AES-GCM kernel and much of the rest in page
+// faults on the fresh buffers).
 const (
 	driverEVP    = "evp"
 	driverUpdate = "update"
@@ -144,7 +145,7 @@ func (p *nodePeer) how() string {
 			", timed in a C loop: a Node-API module compiled against the Node package's headers calls EVP " +
 			"with the key set once and one output buffer reused by every call (evp/evpbench.c). " +
 			"Not Node's JavaScript crypto calls: each update() allocates a new output buffer and copies the result into it " +
-			"(at 1 MiB AES-128-GCM, 39% of the cycles in that copy, 25% in OpenSSL's AES-GCM kernel), " +
+			"(perf, 1 MiB AES-128-GCM: 37% of the cycles in that copy, 19% in OpenSSL's AES-GCM kernel, much of the rest page faults on the fresh buffers), " +
 			"and each message costs a JavaScript call, so that would measure Node, not OpenSSL 3.5's ciphers."
 	}
 	return "OpenSSL " + p.openssl + " (Node, update()): Node " + p.version + "'s JavaScript crypto module, one call per message; " +
