@@ -72,6 +72,19 @@ func (o vecOps) rotr(a value.Value, k uint) value.Value {
 	return o.cur().NewBitCast(o.cur().NewShuffleVector(x, constant.NewUndef(v8), shuffleMask(idx...)), v2i64)
 }
 
+// rotr16 rotates each 16-bit lane right by k (0 < k < 16): two shifts of
+// <8 x i16> (PSRLW/PSLLW on x86, USHR/SHL .8h on arm64) and an or.
+func (o vecOps) rotr16(a value.Value, k uint) value.Value {
+	v8 := types.NewVector(8, types.I16)
+	x := o.cur().NewBitCast(a, v8)
+	sp := func(n uint) constant.Constant {
+		c := Cint(types.I16, uint64(n))
+		return constant.NewVector(v8, c, c, c, c, c, c, c, c)
+	}
+	r := o.cur().NewOr(o.cur().NewLShr(x, sp(k)), o.cur().NewShl(x, sp(16-k)))
+	return o.cur().NewBitCast(r, v2i64)
+}
+
 func (o vecOps) bswap(a value.Value) value.Value { panic("BUG: llvm: no vector bswap in soft AES") }
 
 // SoftAES emits the AES rounds of one function of a computed variant as

@@ -60,7 +60,43 @@ func TestSlicePack(t *testing.T) {
 	}
 }
 
+// goOps16 is goOps with 16-bit lane rotations, as vecOps has them: the
+// round then takes shiftRows' two blended rotations instead of
+// permuteBits.
+type goOps16 struct{ goOps }
+
+func (goOps16) rotr16(x uint64, k uint) uint64 {
+	var y uint64
+	for l := uint(0); l < 64; l += 16 {
+		v := uint16(x >> l)
+		y |= uint64(v>>k|v<<(16-k)) << l
+	}
+	return y
+}
+
+func TestSliceShiftRows(t *testing.T) {
+	if _, ok := wordOps[uint64](goOps16{}).(rows16[uint64]); !ok {
+		t.Fatal("goOps16 has no rotr16")
+	}
+	rng := rand.New(rand.NewSource(5))
+	for i := 0; i < 1000; i++ {
+		x := rng.Uint64()
+		want := permuteBits[uint64](goOps{}, x, sliceShiftRows)
+		if got := shiftRows[uint64](goOps16{}, x); got != want {
+			t.Fatalf("shiftRows(%#x) with 16-bit rotations = %#x, want %#x", x, got, want)
+		}
+		if got := shiftRows[uint64](goOps{}, x); got != want {
+			t.Fatalf("shiftRows(%#x) = %#x, want %#x", x, got, want)
+		}
+	}
+}
+
 func TestSliceRound(t *testing.T) {
+	testSliceRound(t, goOps{})
+	testSliceRound(t, goOps16{})
+}
+
+func testSliceRound(t *testing.T, ops wordOps[uint64]) {
 	rng := rand.New(rand.NewSource(4))
 	for i := 0; i < 500; i++ {
 		var w [8]uint64
@@ -70,7 +106,7 @@ func TestSliceRound(t *testing.T) {
 		k0, k1 := rng.Uint64(), rng.Uint64()
 		key := pack4[uint64](goOps{}, [8]uint64{k0, k1, k0, k1, k0, k1, k0, k1})
 		for _, last := range []bool{false, true} {
-			got := unpack4[uint64](goOps{}, sliceRound[uint64](goOps{}, last, pack4[uint64](goOps{}, w), key))
+			got := unpack4[uint64](goOps{}, sliceRound[uint64](ops, last, pack4[uint64](goOps{}, w), key))
 			for b := 0; b < 4; b++ {
 				wx, wy := lang.AESEnc(w[2*b], w[2*b+1], k0, k1)
 				if last {
