@@ -295,6 +295,7 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 			delete(g.lv.iv, v)
 		}
 	}
+	g.coalesce()
 	// Values live at no call may also take the zero page of the callees'
 	// frames, below f's own ([zpFirst, low)): no callee runs while they
 	// are live. The rest, and those that do not fit there, get f's frame.
