@@ -34,7 +34,7 @@ type liveness struct {
 	fors []*ir.Instr // the loops, in program order
 }
 
-func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
+func computeLiveness(f *ir.Function, lin *linearPlan, g *fgen) *liveness {
 	nb := ir.Number(f.Body)
 	lv := &liveness{pos: nb.Pos, end: nb.End, depth: nb.Depth, n: nb.N,
 		iv: map[*ir.Value]*interval{}, uses: map[*ir.Value]int{}, span: map[*ir.Value][2]int{}}
@@ -105,7 +105,17 @@ func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
 				}
 				continue
 			}
+			if g != nil && g.fz[in] != nil {
+				continue // read where its reader is
+			}
 			for _, a := range in.Args {
+				if g != nil && g.fused(a) {
+					for _, x := range g.fusedAddrReads(a.Def) {
+						use(x, p, d)
+					}
+					lv.uses[a]++
+					continue
+				}
 				use(a, p, d)
 			}
 			switch in.Op {

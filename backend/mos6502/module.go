@@ -275,12 +275,15 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	if mg.lay.linear {
 		// The plan needs use counts; liveness is then recomputed with the
 		// roots reading their leaves and the absorbed values gone.
-		g.lv = computeLiveness(f, nil)
+		g.lv = computeLiveness(f, nil, nil)
 		g.lin = planLinear(g)
 	}
-	g.lv = computeLiveness(f, g.lin)
+	g.lv = computeLiveness(f, g.lin, nil)
 	g.schedule(f.Body)
-	g.lv = computeLiveness(f, g.lin)
+	g.hoistStores(f.Body)
+	g.lv = computeLiveness(f, g.lin, nil)
+	g.fz = g.fuseLoads(f)
+	g.lv = computeLiveness(f, g.lin, g)
 	if mg.lay.reusePtrs() {
 		g.skipOr = g.absorbedOrs(f.Body)
 	}
