@@ -105,8 +105,18 @@ func computeLiveness(f *ir.Function, lin *linearPlan, g *fgen) *liveness {
 				}
 				continue
 			}
-			if g != nil && g.fz[in] != nil {
-				continue // read where its reader is
+			if g != nil && (g.fz[in] != nil || g.dead[in]) {
+				continue // read where its reader is; or never computed
+			}
+			if g != nil && g.wrap[in].t != nil {
+				use(g.wrap[in].t, p, d)
+				def(in.Results[0], p)
+				continue
+			}
+			if g != nil && len(memIndex(in)) > 0 && g.g.lay.reusePtrs() {
+				if b, _ := splitLow(g, memIndex(in)[0]); g.rebase[b].base != nil {
+					use(g.rebase[b].base, p, d)
+				}
 			}
 			for _, a := range in.Args {
 				if g != nil && g.fused(a) {

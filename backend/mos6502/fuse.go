@@ -93,7 +93,10 @@ func (g *fgen) fusedReader(instrs []*ir.Instr, i int) *ir.Instr {
 func (g *fgen) fusedAddrReads(ld *ir.Instr) []*ir.Value {
 	vs := append([]*ir.Value(nil), ld.Args...)
 	if g.g.lay.reusePtrs() {
-		if b, _ := splitLow(g, ld.Args[0]); b != ld.Args[0] {
+		b, _ := splitLow(g, ld.Args[0])
+		if r, ok := g.rebase[b]; ok {
+			vs = append(vs, r.base)
+		} else if b != ld.Args[0] {
 			vs = append(vs, b)
 		}
 	}

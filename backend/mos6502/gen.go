@@ -69,6 +69,11 @@ type fgen struct {
 	fx, fy   string
 	fxs, fys int
 	rest     []*ir.Instr // the instructions after the one being emitted
+	// rebase and dead: accesses indexed by an earlier unrolled copy's
+	// index, and the index arithmetic nothing reads then (rebase.go).
+	rebase map[*ir.Value]rebaseTo
+	dead   map[*ir.Instr]bool
+	wrap   map[*ir.Instr]wrapIdx // indices computed from t << s (rebase.go)
 }
 
 // arrInfo says how an array is addressed: by a label (globals, locals) or

@@ -282,6 +282,8 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	g.schedule(f.Body)
 	g.hoistStores(f.Body)
 	g.lv = computeLiveness(f, g.lin, nil)
+	g.planRebase(f)
+	g.planDeadStores(f)
 	g.fz = g.fuseLoads(f)
 	g.lv = computeLiveness(f, g.lin, g)
 	if mg.lay.reusePtrs() {
