@@ -302,18 +302,22 @@ func (g *fgen) wrapped(in *ir.Instr, w wrapIdx) {
 	g.setA(in.Results[0])
 }
 
-// planDeadStores adds to g.dead each store to an array at a label, at a
+// planDeadStores adds to g.dead each store to a local array, at a
 // constant index, that a later store of the same block writes again
 // before anything may read it (no load of the array, call or nested
 // construct between): `var w: [16]u32` zeroed, then every word loaded.
 func (g *fgen) planDeadStores(f *ir.Function) {
+	local := map[*ir.Array]bool{}
+	for _, a := range f.Locals {
+		local[a] = true
+	}
 	var walk func(b *ir.Block)
 	walk = func(b *ir.Block) {
 		for i, in := range b.Instrs {
 			for _, blk := range in.Blocks {
 				walk(blk)
 			}
-			if in.Op != ir.OpStore || g.arrs[in.Arr].label == "" || g.dead[in] {
+			if in.Op != ir.OpStore || !local[in.Arr] || g.dead[in] {
 				continue
 			}
 			idx := memIndex(in)

@@ -169,8 +169,8 @@ func (g *fgen) hoistStore(instrs []*ir.Instr, i int) (int, []*ir.Instr) {
 			moved = append([]*ir.Instr{in}, moved...)
 			continue
 		}
-		if len(in.Blocks) > 0 || in.Op == ir.OpCall || in.Op == ir.OpYield || in.Op == ir.OpReturn {
-			return 0, nil
+		if len(in.Blocks) > 0 || in.Op == ir.OpCall || in.Op == ir.OpYield || in.Op == ir.OpReturn || in.Op == ir.OpCheck {
+			return 0, nil // a trap must not see the store made early
 		}
 		if in.Arr == st.Arr {
 			switch in.Op {
