@@ -285,11 +285,13 @@ func ChaChaRandom(seed int64) []Case {
 	for _, n := range EdgeLengths {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/len=%d", n), rnd(32), rnd(n)))
 	}
-	// Longer messages: 2048 bytes and more, with and without a tail.
-	for _, n := range []int{2048, 2063, 4096 + 16*31 + 5} {
+	// Longer messages: 2048 bytes and more, with and without a tail; from
+	// 3072 on the hardware variants' three chains (whole 3072-byte pieces,
+	// then a 2048-byte piece in two chains, then single blocks).
+	for _, n := range []int{2048, 2063, 3072, 4096 + 16*31 + 5, 2*3072 + 2048 + 16*5 + 7} {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/long/len=%d", n), rnd(32), rnd(n)))
 	}
-	for _, n := range []int{2048, 2063} {
+	for _, n := range []int{2048, 2063, 3072 + 2048 + 16*3 + 9} {
 		cs = append(cs, ChaChaPolySealCase(fmt.Sprintf("chacha20_poly1305_seal/long/aad=%d/len=%d", n-2040, n), rnd(32), rnd(12), rnd(n-2040), rnd(n)))
 	}
 	// Extreme keys and messages: r with every unclamped bit set, s all
