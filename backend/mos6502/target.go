@@ -161,6 +161,7 @@ func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		compileStats(prog, opts)
 		return []byte(prog.src), nil
 	case "prg":
 		entry, n, err := PRGEntry(in.Exports, opts.Entry)
@@ -176,9 +177,37 @@ func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		compileStats(prog, opts)
 		return append([]byte{byte(prog.img.org), byte(prog.img.org >> 8)}, prog.img.data...), nil
 	}
 	return nil, fmt.Errorf("mos6502: cannot emit %q (asm, prg)", opts.Emit)
+}
+
+// compileStats gives `lowentc --stats` the figures a C64 programmer plans
+// around: the mode and the configuration the search chose, where the
+// program lies and how many bytes it takes from its start to its end
+// (code, tables, variables: what balanced's 16,384 counts; a PRG's
+// driver included), and its source's lines (balanced's 4,000).
+func compileStats(prog *program, opts backend.Options) {
+	if opts.Stats == nil {
+		return
+	}
+	mode := opts.Opt
+	if mode == "" {
+		mode = "speed"
+	}
+	end, ok := prog.img.labels["progend"]
+	if !ok {
+		end = prog.img.org + len(prog.img.data)
+	}
+	*opts.Stats = backend.Stats{
+		{Key: "opt", Value: mode},
+		{Key: "config", Value: prog.cfg.String()},
+		{Key: "start", Value: fmt.Sprintf("$%04X", prog.img.org)},
+		{Key: "end", Value: fmt.Sprintf("$%04X", end)},
+		{Key: "program_bytes", Value: fmt.Sprint(end - prog.img.org)},
+		{Key: "source_lines", Value: fmt.Sprint(strings.Count(prog.src, "\n"))},
+	}
 }
 
 // build compiles the program in with the most preferred configuration

@@ -65,3 +65,47 @@ func bigJcvmModule(t *testing.T, dir string) string {
 	require.NoError(t, os.WriteFile(path, []byte(src.String()), 0o644))
 	return path
 }
+
+// TestCompileStatsMos6502: compiling for mos6502 with --stats prints the
+// mode, the chosen configuration and where the program lies, and its
+// bytes and lines are those of the artifact written: the source's lines
+// counted in the output, the bytes the end less the start, and --emit prg
+// starting at $0801 with its driver.
+func TestCompileStatsMos6502(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "h.lw")
+	require.NoError(t, os.WriteFile(src, []byte("module h\nexport fn h(msg: []u8, out: mut [4]u8) effects none {\n    for i in 0..4 { out[i] = (len(msg) as u8) ^ (i as u8) }\n}\n"), 0o644))
+	stat := func(errs, key string) string {
+		for _, l := range strings.Split(errs, "\n") {
+			if v, ok := strings.CutPrefix(l, key+"="); ok {
+				return v
+			}
+		}
+		t.Fatalf("no %s= in %q", key, errs)
+		return ""
+	}
+	for _, opt := range []string{"speed", "balanced", "size"} {
+		status, out, errs := lowentc("--target", "mos6502", "--opt", opt, "--stats", src)
+		require.Equal(t, exitOK, status, errs)
+		assert.Equal(t, opt, stat(errs, "opt"))
+		assert.NotEmpty(t, stat(errs, "config"))
+		assert.Equal(t, "$0800", stat(errs, "start"))
+		assert.Equal(t, fmt.Sprint(strings.Count(out, "\n")), stat(errs, "source_lines"), opt)
+		var start, end, n int
+		_, err := fmt.Sscanf(stat(errs, "start")+" "+stat(errs, "end")+" "+stat(errs, "program_bytes"), "$%x $%x %d", &start, &end, &n)
+		require.NoError(t, err)
+		assert.Equal(t, end-start, n, opt)
+		assert.Positive(t, n)
+	}
+	prg := filepath.Join(dir, "h.prg")
+	status, _, errs := lowentc("--target", "mos6502", "--emit", "prg", "--stats", "-o", prg, src)
+	require.Equal(t, exitOK, status, errs)
+	assert.Equal(t, "balanced", stat(errs, "opt"))
+	assert.Equal(t, "$0801", stat(errs, "start"))
+	data, err := os.ReadFile(prg)
+	require.NoError(t, err)
+	var n int
+	_, err = fmt.Sscan(stat(errs, "program_bytes"), &n)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, n, len(data)-2, "the program's bytes lie within the file")
+}

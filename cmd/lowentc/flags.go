@@ -133,7 +133,8 @@ func init() {
 		flagDef{name: "stats", rank: 140, cmds: onTarget,
 			help: []string{
 				"run, bench: print the target's measurements of a call to stderr as key=value lines;",
-				"compile (jcvm): the module's bytes of code, stack and memory against the card's limits"},
+				"compile: jcvm, the module's bytes of code, stack and memory against the card's limits;",
+				"mos6502, the mode, configuration, start, end, bytes and source lines of the program"},
 			set: func(o *options, _ string) error { o.stats = true; return nil }},
 		flagDef{name: "verbose", short: "v", rank: 200, cmds: onCheck,
 			set: func(o *options, _ string) error { o.verbose = true; return nil }},
