@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -156,10 +157,7 @@ func TestJCATextIsWhatRuns(t *testing.T) {
 func TestJCAReadsStdlib(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
 		for _, mod := range stdlibModules {
-			p, err := golden.Load(mod)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := testprog.Stdlib(t, mod)
 			opts := backend.Options{NoInt: noInt}
 			loaded, _, err := jcaLoad(p, opts, nil)
 			if err != nil {

@@ -139,11 +139,7 @@ func Cases(seed int64) []Case {
 // Random returns random-input cases for every export at every edge length.
 func Random(seed int64) []Case {
 	rng := rand.New(rand.NewSource(seed))
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	var cs []Case
 	for _, n := range EdgeLengths {
 		cs = append(cs, SHA256Case(fmt.Sprintf("sha256/len=%d", n), rnd(n)))
@@ -238,6 +234,15 @@ func flipBit(b []byte, i int) []byte {
 	return c
 }
 
+// randBytes returns a function that draws n random bytes from rng.
+func randBytes(rng *rand.Rand) func(n int) []byte {
+	return func(n int) []byte {
+		b := make([]byte, n)
+		rng.Read(b)
+		return b
+	}
+}
+
 // aead is what the random cases of one AEAD need: its exports' names,
 // key length, case builders and reference seal.
 type aead struct {
@@ -255,11 +260,7 @@ type aead struct {
 // data's lengths shifted by openShift in aadLens; all inputs drawn from
 // rng.
 func (a aead) randomCases(rng *rand.Rand, lengths, aadLens []int, openShift int) []Case {
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	var cs []Case
 	for i, n := range lengths {
 		al := aadLens[i%len(aadLens)]

@@ -222,11 +222,7 @@ func ChaChaOfficial() []Case { return officialCases(ChaChaVectors) }
 // in the tag, the ciphertext or the additional data.
 func ChaChaRandom(seed int64) []Case {
 	rng := rand.New(rand.NewSource(seed))
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	var cs []Case
 	for i, ctr := range []uint32{0, 1, rng.Uint32(), 0xffffffff} {
 		cs = append(cs, ChaCha20BlockCase(fmt.Sprintf("chacha20_block/random%d/counter=%#x", i, ctr), rnd(32), rnd(12), ctr))

@@ -225,11 +225,7 @@ var CtxLengths = []int{0, 1, 15, 16, 17, 64, 127, 128, 129, 255, 256, 1000}
 // schedule example, then random keys, subkeys, nonces and messages.
 func CtxCases(seed int64) []Case {
 	rng := rand.New(rand.NewSource(seed ^ 0x6b6579637478)) // apart from Random's stream
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	cs := []Case{
 		CTRInitCase("aes128_ctr_init/fips197-a1", fromHex(fips197Key)),
 		GCMInitCase("aes128_gcm_init/fips197-a1", fromHex(fips197Key)),

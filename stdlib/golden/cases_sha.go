@@ -218,11 +218,7 @@ var SHAKE128OutLengths = []int{1, 16, 32, 167, 168, 169, 200, 335, 336, 337, 512
 // adding them leaves the other cases' inputs as they were.
 func SHARandom(seed int64) []Case {
 	rng := rand.New(rand.NewSource(seed ^ 0x5a5a_3ee5))
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	lengths := func(extra ...int) []int {
 		seen := map[int]bool{}
 		var ls []int
