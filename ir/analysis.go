@@ -18,6 +18,9 @@ import "slices"
 //   - Liveness: each value's live interval over those positions.
 //   - AccessOf, Access.Distance, Aliasing.MayOverlap: memory accesses as
 //     array + base value + constant offset, and the one aliasing rule.
+//   - FindPairs128, WordAccessOf (pairs.go): the 128-bit values in pair
+//     form (two u64 accesses at consecutive words) that can be moved as
+//     one.
 
 // Walk visits b and its nested blocks in program order: block(blk) when a
 // block is entered (before its instructions), instr(in) for each

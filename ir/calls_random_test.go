@@ -125,7 +125,7 @@ func checkRandomCalls(seed uint64) (int, string) {
 // runOutcome runs an export on a copy of args and describes what it did:
 // the trap position, or the results and the final mut arguments.
 func runOutcome(fn *lang.FuncDecl, args []lang.Value, run func([]lang.Value) ([]lang.Value, error)) string {
-	a := cloneArgs(args)
+	a := lang.CopyValues(args)
 	res, err := run(a)
 	var vt *vm.Trap
 	var it *Trap

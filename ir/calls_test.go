@@ -232,10 +232,10 @@ func TestKeptCallsEveryWidth(t *testing.T) {
 			t.Errorf("W=%d: the export is not after its callees", w)
 		}
 		for _, in := range inputs {
-			want, werr := vmRun(p, "f", cloneArgs(in))
-			args := cloneArgs(in)
+			want, werr := vmRun(p, "f", lang.CopyValues(in))
+			args := lang.CopyValues(in)
 			got, gerr := Run(m, "f", args)
-			vargs := cloneArgs(in)
+			vargs := lang.CopyValues(in)
 			vmRun(p, "f", vargs)
 			if fmt.Sprint(want, werr, vargs) != fmt.Sprint(got, gerr, args) {
 				t.Errorf("W=%d: ir %v %v %v, vm %v %v %v", w, got, gerr, args, want, werr, vargs)

@@ -116,6 +116,17 @@
 // and other constant shifts are funnel shifts. clmul and AES ops keep their
 // 64-bit meaning on limb groups: a backend computes them as it likes.
 //
+// # 128-bit values
+//
+// There is no 128-bit type. A 128-bit quantity of the source (an AES block,
+// a GF(2^128) element, a 16-byte chunk of a message) is in pair form: two
+// u64 words, stored and loaded by two 64-bit accesses at consecutive words
+// of one array (a u64 element each, or eight bytes of a byte array), the
+// lower address first. FindPairs128 (pairs.go) is the analysis that finds
+// them in a block: the load pairs and store pairs that can be one 128-bit
+// access, and the chains of store pairs at consecutive addresses, so that
+// a target with 128-bit registers moves each pair as one value.
+//
 // # Text
 //
 // The printer numbers values %0, %1, ... in program order and shows each

@@ -43,11 +43,11 @@ export fn f(x: u64, y: u64, a: u8, b: u8, n: u32) -> (u64, u64, u8, u8, u32, u64
 		}
 		for _, in := range inputs {
 			args := []lang.Value{{Word: in[0]}, {Word: in[1]}, {Word: in[2]}, {Word: in[3]}, {Word: in[4]}}
-			want, err := vmRun(p, "f", cloneArgs(args))
+			want, err := vmRun(p, "f", lang.CopyValues(args))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Run(m, "f", cloneArgs(args))
+			got, err := Run(m, "f", lang.CopyValues(args))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -64,7 +64,7 @@ func TestFeaturesPass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Run(m, "f", cloneArgs(in))
+		got, err := Run(m, "f", lang.CopyValues(in))
 		if err != nil || got[0].Word != want[0].Word {
 			t.Errorf("f%v with sha: IR %v (%v), VM %v", in, got, err, want)
 		}

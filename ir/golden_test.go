@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lowent/lowentc/internal/testprog"
 	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/lower"
@@ -47,10 +48,7 @@ func (r *irRunner) compile(p *lang.Program) (*Module, error) {
 // module returns the compiled stdlib module mod.
 func (r *irRunner) module(t *testing.T, mod string) *Module {
 	t.Helper()
-	p, err := golden.Load(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, mod)
 	m, err := r.compile(p)
 	if err != nil {
 		t.Fatal(err)

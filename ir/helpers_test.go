@@ -3,7 +3,7 @@ package ir_test
 import (
 	"testing"
 
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/lower"
@@ -12,12 +12,7 @@ import (
 
 // load parses and checks a test program.
 func load(t *testing.T, src string) *lang.Program {
-	t.Helper()
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatalf("load:\n%s", ds.Render(lang.Sources{"t.lw": []byte(src)}))
-	}
-	return p
+	return testprog.Source(t, "t.lw", src)
 }
 
 // widths are the legalization widths tested: 0 (none) and every target's.
@@ -33,18 +28,6 @@ func compile(t *testing.T, p *lang.Program, w int) *Module {
 	return m
 }
 
-// cloneArgs deep-copies arguments so two runs see the same inputs.
-func cloneArgs(args []lang.Value) []lang.Value {
-	out := make([]lang.Value, len(args))
-	for i, a := range args {
-		out[i] = a
-		if a.Elems != nil {
-			out[i].Elems = append([]uint64{}, a.Elems...)
-		}
-	}
-	return out
-}
-
 // vmRun runs an export on the reference VM.
 func vmRun(p *lang.Program, name string, args []lang.Value) ([]lang.Value, error) {
 	res, _, err := vm.Run(p, p.Export(name), args, vm.Options{})
@@ -53,6 +36,6 @@ func vmRun(p *lang.Program, name string, args []lang.Value) ([]lang.Value, error
 
 // vmRunFeatures runs an export on the VM with `have` answering feats.
 func vmRunFeatures(p *lang.Program, name string, args []lang.Value, feats lang.FeatureSet) ([]lang.Value, error) {
-	res, _, err := vm.Run(p, p.Export(name), cloneArgs(args), vm.Options{Features: feats})
+	res, _, err := vm.Run(p, p.Export(name), lang.CopyValues(args), vm.Options{Features: feats})
 	return res, err
 }

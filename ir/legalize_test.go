@@ -149,7 +149,7 @@ func TestLegalizeEveryWidth(t *testing.T) {
 			t.Fatalf("W=%d: %v", w, err)
 		}
 		for _, in := range inputs {
-			a, b := cloneArgs(in), cloneArgs(in)
+			a, b := lang.CopyValues(in), lang.CopyValues(in)
 			want, werr := Run(ref, "f", a)
 			got, err := Run(m, "f", b)
 			if fmt.Sprint(got, err, b) != fmt.Sprint(want, werr, a) {

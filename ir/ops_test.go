@@ -68,13 +68,13 @@ func (d *diff) name(i int) string {
 
 func (d *diff) check(export string, args ...lang.Value) {
 	d.t.Helper()
-	want, werr := vmRun(d.p, export, cloneArgs(args))
+	want, werr := vmRun(d.p, export, lang.CopyValues(args))
 	if werr != nil {
 		d.err++
 	}
 	for i, m := range d.ms {
-		in := cloneArgs(args)
-		vmIn := cloneArgs(args)
+		in := lang.CopyValues(args)
+		vmIn := lang.CopyValues(args)
 		vmRun(d.p, export, vmIn)
 		got, err := Run(m, export, in)
 		if (err != nil) != (werr != nil) {

@@ -14,7 +14,7 @@ func applyPass(t *testing.T, m *Module, pass func(*Module, *Options) error, o Op
 	t.Helper()
 	var before []string
 	for _, in := range inputs {
-		args := cloneArgs(in)
+		args := lang.CopyValues(in)
 		res, err := Run(m, export, args)
 		before = append(before, fmt.Sprint(res, err, args))
 	}
@@ -25,7 +25,7 @@ func applyPass(t *testing.T, m *Module, pass func(*Module, *Options) error, o Op
 		t.Fatalf("after the pass: %v\n%s", err, m)
 	}
 	for i, in := range inputs {
-		args := cloneArgs(in)
+		args := lang.CopyValues(in)
 		res, err := Run(m, export, args)
 		if got := fmt.Sprint(res, err, args); got != before[i] {
 			t.Fatalf("input %v: %s after the pass, %s before\n%s", in, got, before[i], m)

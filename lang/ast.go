@@ -340,6 +340,17 @@ type ParenExpr struct {
 	X Expr
 }
 
+// Unparen is e without the parentheses around it.
+func Unparen(e Expr) Expr {
+	for {
+		p, ok := e.(*ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
 // ---------------------------------------------------------------- symbols
 
 // SymKind says what a name stands for.

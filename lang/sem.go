@@ -54,6 +54,9 @@ const (
 // AllFeatures lists the features in canonical order (sem.AllFeatures).
 var AllFeatures = sem.AllFeatures
 
+// CopyValues copies arguments with their arrays (sem.CopyValues).
+func CopyValues(vs []Value) []Value { return sem.CopyValues(vs) }
+
 // AESSbox is the AES S-box (sem.AESSbox).
 var AESSbox = sem.AESSbox
 

@@ -289,7 +289,7 @@ func findAssigned(s lang.Stmt, out map[*lang.Symbol]bool) {
 		}
 	case *lang.AssignStmt:
 		for _, t := range s.Targets {
-			if id, ok := unparen(t).(*lang.Ident); ok && id.Sym != nil {
+			if id, ok := lang.Unparen(t).(*lang.Ident); ok && id.Sym != nil {
 				out[id.Sym] = true
 			}
 		}
@@ -347,16 +347,6 @@ func containsReturn(s lang.Stmt) bool {
 		return containsReturn(s.Body)
 	}
 	return false
-}
-
-func unparen(e lang.Expr) lang.Expr {
-	for {
-		p, ok := e.(*lang.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.X
-	}
 }
 
 // leaf and flatLen read nested array types (see lang.LeafType, lang.FlatLen).

@@ -135,7 +135,7 @@ func (fl *fnLowerer) fillLiteral(dst *aref, lit *lang.ArrayLit) {
 	for i, x := range lit.Elems {
 		if _, ok := at.Elem.(*lang.ArrayType); ok {
 			sub := fl.row(dst, fl.idx(uint64(i)))
-			if inner, ok := unparen(x).(*lang.ArrayLit); ok {
+			if inner, ok := lang.Unparen(x).(*lang.ArrayLit); ok {
 				fl.fillLiteral(sub, inner)
 			} else {
 				fl.copyArray(sub, fl.aexpr(x))
@@ -149,7 +149,7 @@ func (fl *fnLowerer) fillLiteral(dst *aref, lit *lang.ArrayLit) {
 // assignArray evaluates src (an array expression) into dst: literals and
 // call results go through a temporary first, so that src may read dst.
 func (fl *fnLowerer) assignArray(dst *aref, src lang.Expr, fresh bool) {
-	if lit, ok := unparen(src).(*lang.ArrayLit); ok && fresh {
+	if lit, ok := lang.Unparen(src).(*lang.ArrayLit); ok && fresh {
 		fl.fillLiteral(dst, lit)
 		return
 	}

@@ -103,7 +103,7 @@ func (fl *fnLowerer) let(s *lang.LetStmt) {
 		// A slice is a reference: bind it.
 		fl.env[sym] = binding{arr: fl.aexpr(s.Value)}
 	case *lang.ArrayType:
-		if _, lit := unparen(s.Value).(*lang.ArrayLit); s.Value != nil && !s.Mutable && !lit {
+		if _, lit := lang.Unparen(s.Value).(*lang.ArrayLit); s.Value != nil && !s.Mutable && !lit {
 			src := fl.aexpr(s.Value)
 			if readOnly(src.arr) {
 				// Nothing can change a constant or a read-only parameter:
@@ -159,7 +159,7 @@ func isTuple(t lang.Type) bool {
 
 // tuple lowers a multi-result call.
 func (fl *fnLowerer) tuple(e lang.Expr) []operand {
-	ce, ok := unparen(e).(*lang.CallExpr)
+	ce, ok := lang.Unparen(e).(*lang.CallExpr)
 	if !ok {
 		failf(e.Position(), "%T is not a multi-result call", e)
 	}
@@ -167,7 +167,7 @@ func (fl *fnLowerer) tuple(e lang.Expr) []operand {
 }
 
 func isDiscard(e lang.Expr) bool {
-	id, ok := unparen(e).(*lang.Ident)
+	id, ok := lang.Unparen(e).(*lang.Ident)
 	return ok && id.Name == "_" && id.Module == "" && id.Sym == nil
 }
 
@@ -185,7 +185,7 @@ func (fl *fnLowerer) target(e lang.Expr) place {
 	if isDiscard(e) {
 		return place{discard: true}
 	}
-	switch x := unparen(e).(type) {
+	switch x := lang.Unparen(e).(type) {
 	case *lang.Ident:
 		bd, ok := fl.env[x.Sym]
 		switch {
@@ -321,7 +321,7 @@ func (fl *fnLowerer) exprStmt(e lang.Expr) {
 	case isArrayish(e.Type()):
 		fl.aexpr(e)
 	default:
-		if ce, ok := unparen(e).(*lang.CallExpr); ok {
+		if ce, ok := lang.Unparen(e).(*lang.CallExpr); ok {
 			fl.call(ce)
 			return
 		}

@@ -1,6 +1,9 @@
 package sem
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // Value is a target-neutral argument or result of an exported function: a
 // word or bool (Word), or the elements of an array or slice, flattened in
@@ -10,6 +13,17 @@ type Value struct {
 	Word    uint64
 	Elems   []uint64
 	IsArray bool
+}
+
+// CopyValues returns a copy of vs whose arrays are copies too, so that a
+// call that updates its mut arguments in place leaves vs as it was.
+func CopyValues(vs []Value) []Value {
+	out := make([]Value, len(vs))
+	for i, v := range vs {
+		out[i] = v
+		out[i].Elems = slices.Clone(v.Elems)
+	}
+	return out
 }
 
 // Thousands prints n with commas between groups of three digits, as

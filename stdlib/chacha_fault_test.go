@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 	"github.com/lowent/lowentc/vm"
@@ -26,11 +27,8 @@ func TestChaChaLengthFaults(t *testing.T) {
 		{"chacha20poly1305", "chacha20_poly1305_open", "len(pt) == len(ct)",
 			[]lang.Value{b(key), b(nonce), b(nil), b(make([]byte, 17)), b(make([]byte, 16)), b(make([]byte, 16))}},
 	} {
-		p, err := golden.Load(c.mod)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _, err = vm.Run(p, p.Export(c.export), c.args, vm.Options{})
+		p := testprog.Stdlib(t, c.mod)
+		_, _, err := vm.Run(p, p.Export(c.export), c.args, vm.Options{})
 		if err == nil || !strings.Contains(err.Error(), "requires "+c.cond) {
 			t.Errorf("%s with mismatched lengths: %v, want a fault naming requires %s", c.export, err, c.cond)
 		}

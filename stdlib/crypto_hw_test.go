@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 	"github.com/lowent/lowentc/vm"
@@ -50,10 +51,7 @@ func elem(b [16]byte) (uint64, uint64) {
 }
 
 func TestCLMul128(t *testing.T) {
-	p, err := golden.Load("crypto_hw")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "crypto_hw")
 	fn := hwFunc(t, p, "clmul128")
 	rng := rand.New(rand.NewSource(1))
 	for i := 0; i < 50; i++ {
@@ -73,10 +71,7 @@ func TestCLMul128(t *testing.T) {
 }
 
 func TestGF128Mul(t *testing.T) {
-	p, err := golden.Load("crypto_hw")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "crypto_hw")
 	fn := hwFunc(t, p, "gf128_mul")
 	rng := rand.New(rand.NewSource(2))
 	for i := 0; i < 50; i++ {
@@ -102,10 +97,7 @@ func TestGF128Mul(t *testing.T) {
 // TestGF128Aggregated sums eight unreduced products with gf128_mul_acc and
 // reduces once, as GHASH's 8-block step does.
 func TestGF128Aggregated(t *testing.T) {
-	p, err := golden.Load("crypto_hw")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "crypto_hw")
 	acc, reduce := hwFunc(t, p, "gf128_mul_acc"), hwFunc(t, p, "gf128_reduce")
 	rng := rand.New(rand.NewSource(3))
 	for i := 0; i < 10; i++ {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 	"github.com/lowent/lowentc/vm"
@@ -24,10 +25,7 @@ func TestInitThenCtxIsOneShot(t *testing.T) {
 	}
 	call := func(mod, export string, args ...lang.Value) []lang.Value {
 		t.Helper()
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		fn := p.Export(export)
 		if fn == nil {
 			t.Fatalf("%s has no export %s", mod, export)

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib"
-	"github.com/lowent/lowentc/stdlib/golden"
 )
 
 // contract lists every stdlib export with its exact signature: outside
@@ -84,10 +84,7 @@ func signature(fn *lang.FuncDecl) string {
 func TestExportsContract(t *testing.T) {
 	for module, want := range contract {
 		t.Run(module, func(t *testing.T) {
-			p, err := golden.Load(module)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := testprog.Stdlib(t, module)
 			var got []string
 			for _, fn := range p.Exports() {
 				got = append(got, signature(fn))
@@ -126,10 +123,7 @@ func TestEveryModuleInContract(t *testing.T) {
 // TestCryptoHWEffectFree checks that every crypto_hw function is effect-free,
 // which GHASH and GCM rely on, and that its multiplies may use pclmul.
 func TestCryptoHWEffectFree(t *testing.T) {
-	p, err := golden.Load("crypto_hw")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "crypto_hw")
 	for _, fn := range p.Root.Funcs {
 		if fn.Inferred != 0 {
 			t.Errorf("%s has effects %s", fn.QualName(), fn.Inferred)

@@ -54,7 +54,7 @@ func (c *fcomp) constData(id *lang.Ident) []uint64 {
 
 // arrSlot reports the frame slot when e names a local, parameter or view.
 func (c *fcomp) arrSlot(e lang.Expr) (int, bool) {
-	id, ok := unparen(e).(*lang.Ident)
+	id, ok := lang.Unparen(e).(*lang.Ident)
 	if !ok || id.Sym == nil || id.Sym.Kind == lang.SymConst {
 		return 0, false
 	}
@@ -123,7 +123,7 @@ func (c *fcomp) indexArr(e *lang.IndexExpr) arrFn {
 // wordPlace compiles an assignment target of word type to a function that
 // evaluates its index, checks it, and returns where to store.
 func (c *fcomp) wordPlace(e lang.Expr) func(fr *frame) *uint64 {
-	switch e := unparen(e).(type) {
+	switch e := lang.Unparen(e).(type) {
 	case *lang.Ident:
 		slot := c.slotOf(e)
 		return func(fr *frame) *uint64 { return &fr.w[slot] }
@@ -246,7 +246,7 @@ func trapRequires(pos lang.Pos, fn *lang.FuncDecl, k int, note string) {
 
 // tuple compiles a multi-result call: a user function or aes_enc/aes_enclast.
 func (c *fcomp) tuple(e lang.Expr) tupleFn {
-	ce, ok := unparen(e).(*lang.CallExpr)
+	ce, ok := lang.Unparen(e).(*lang.CallExpr)
 	if !ok {
 		panic(fmt.Sprintf("BUG: vm: %v: %T is not a multi-result call", e.Position(), e))
 	}

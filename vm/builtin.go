@@ -11,7 +11,7 @@ func (c *fcomp) builtinWord(e *lang.CallExpr) wordFn {
 	b := builtinOf(e)
 	switch b.ID {
 	case lang.BLen:
-		arg := unparen(e.Args[0])
+		arg := lang.Unparen(e.Args[0])
 		if at, ok := arg.Type().(*lang.ArrayType); ok {
 			if _, isName := arg.(*lang.Ident); isName {
 				n := uint64(at.Len)

@@ -257,16 +257,6 @@ func isArrayish(t lang.Type) bool {
 	return false
 }
 
-func unparen(e lang.Expr) lang.Expr {
-	for {
-		p, ok := e.(*lang.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.X
-	}
-}
-
 // flattenConst lays out a constant value row-major.
 func flattenConst(cv *lang.ConstVal, t lang.Type, out []uint64) []uint64 {
 	at, ok := t.(*lang.ArrayType)

@@ -46,7 +46,7 @@ func (c *fcomp) word(e lang.Expr) wordFn {
 
 // constWord reports the value of a literal or a word constant.
 func constWord(e lang.Expr) (uint64, bool) {
-	switch e := unparen(e).(type) {
+	switch e := lang.Unparen(e).(type) {
 	case *lang.IntLit:
 		return e.Val & maskOf(e.Type()), true
 	case *lang.BoolLit:
@@ -157,7 +157,7 @@ func divide(f func(a, b uint64) uint64, l, r wordFn, what string, pos lang.Pos) 
 // wordSlot reports the frame slot when e reads a word local, parameter or
 // loop variable.
 func (c *fcomp) wordSlot(e lang.Expr) (int, bool) {
-	id, ok := unparen(e).(*lang.Ident)
+	id, ok := lang.Unparen(e).(*lang.Ident)
 	if !ok || id.Sym == nil || id.Sym.Kind == lang.SymConst || isArrayish(id.Sym.Type) {
 		return 0, false
 	}

@@ -4,19 +4,14 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
 
 // load parses and checks a test program held in a string.
 func load(t testing.TB, src string) *lang.Program {
-	t.Helper()
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatalf("load failed:\n%s\nsource:\n%s", ds.Render(lang.Sources{"t.lw": []byte(src)}), src)
-	}
-	return p
+	return testprog.Source(t, "t.lw", src)
 }
 
 // try runs the exported function name of p.

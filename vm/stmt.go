@@ -147,7 +147,7 @@ func (c *fcomp) assign(s *lang.AssignStmt) stmtFn {
 	if len(s.Targets) != 1 || isTuple(s.Value.Type()) {
 		return c.assignTuple(s)
 	}
-	tgt := unparen(s.Targets[0])
+	tgt := lang.Unparen(s.Targets[0])
 	if isArrayish(tgt.Type()) {
 		if s.Op != sem.OpNone {
 			panic(fmt.Sprintf("BUG: vm: %v: %s on an array", s.Pos, s.OpText()))
@@ -226,7 +226,7 @@ func (c *fcomp) assignTuple(s *lang.AssignStmt) stmtFn {
 	allIdents := true
 	slots := make([]int, n)
 	for j, e := range s.Targets {
-		e = unparen(e)
+		e = lang.Unparen(e)
 		if id, ok := e.(*lang.Ident); ok && id.Name == "_" && id.Sym == nil {
 			tgts[j].discard = true
 			slots[j] = -1
@@ -302,7 +302,7 @@ func (c *fcomp) assignParallel(s *lang.AssignStmt) stmtFn {
 	}
 	parts := make([]part, n)
 	for j, e := range s.Targets {
-		e = unparen(e)
+		e = lang.Unparen(e)
 		v := s.Values[j]
 		pt := &parts[j]
 		switch {
@@ -373,7 +373,7 @@ func isDiscardIdent(e lang.Expr) bool {
 }
 
 func (c *fcomp) exprStmt(s *lang.ExprStmt) stmtFn {
-	x := unparen(s.X)
+	x := lang.Unparen(s.X)
 	ce, ok := x.(*lang.CallExpr)
 	switch {
 	case ok && ce.Func != nil:

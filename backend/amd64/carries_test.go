@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestCarries runs backend/testdata/carries.lw (carries and small products
@@ -20,10 +20,7 @@ func TestCarries(t *testing.T) {
 // carry flag (ADC, or SETB after the add) with no ANDN/OR majority left,
 // and the masked additions of masked one multiply each.
 func TestCarrySelection(t *testing.T) {
-	p, ds := driver.Load("../testdata/carries.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/carries.lw")
 	asm, err := Compile(input(p), backend.Options{Emit: "asm"})
 	if err != nil {
 		t.Fatal(err)

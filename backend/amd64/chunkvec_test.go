@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 	"github.com/lowent/lowentc/vm"
@@ -26,14 +26,8 @@ func TestChunkLoopLanes(t *testing.T) {
 		rng.Read(b)
 		return b
 	}
-	chacha, err := golden.Load("chacha20")
-	if err != nil {
-		t.Fatal(err)
-	}
-	aead, err := golden.Load("chacha20poly1305")
-	if err != nil {
-		t.Fatal(err)
-	}
+	chacha := testprog.Stdlib(t, "chacha20")
+	aead := testprog.Stdlib(t, "chacha20poly1305")
 	type call struct {
 		p    *lang.Program
 		fn   string
@@ -89,10 +83,7 @@ func TestChunkLoopLanes(t *testing.T) {
 // contiguous loads and stores and shuffles, not with gathers and scatters
 // of single lanes, and only the keystream is transposed.
 func TestChunkLoopShuffles(t *testing.T) {
-	p, err := golden.Load("chacha20")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "chacha20")
 	asm, err := Compile(input(p), backend.Options{Emit: "asm", HW: "auto"})
 	if err != nil {
 		t.Fatal(err)
@@ -135,10 +126,7 @@ func TestChunkLoopShuffles(t *testing.T) {
 // written) at every CPU level on lengths around the vector steps, and
 // compares them with the VM.
 func TestChunkLoopShapes(t *testing.T) {
-	p, ds := driver.Load("../testdata/chunkloops.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/chunkloops.lw")
 	// Which loops run in lanes: small's 16-byte chunks in the SSE variant
 	// only, wide's in every hardware variant, neither in the computed one,
 	// partial and inplace nowhere.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/backendtest"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // exampleWant is what both examples print for their fixed inputs, from
@@ -43,10 +43,7 @@ func exampleWant(t *testing.T) string {
 // into a temporary directory.
 func buildLib(t *testing.T, mod string) string {
 	dir := t.TempDir()
-	p, err := golden.Load(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, mod)
 	backendtest.WriteLib(t, "amd64", p, backend.Options{HW: "auto"}, dir)
 	return dir
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/backendtest"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -38,10 +39,7 @@ func TestGolden(t *testing.T) {
 // TestForceLevelErrors: forcing a level needs --hw auto and a level the
 // dispatcher has.
 func TestForceLevelErrors(t *testing.T) {
-	p, err := golden.Load("sha256")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "sha256")
 	if _, err := runnerFor(t, p, "none").ForceLevel(levelAES); err == nil || err.Error() != "amd64: ForceLevel needs --hw auto" {
 		t.Errorf("--hw none: %v", err)
 	}

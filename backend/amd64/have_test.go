@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -15,10 +15,7 @@ import (
 // programs: it had no SHA-NI variant, so `have sha` was false on a CPU
 // with SHA-NI).
 func TestHaveSHAVariant(t *testing.T) {
-	p, ds := driver.Load("../testdata/haves.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/haves.lw")
 	fn := p.Exports()[0]
 	args := []lang.Value{{Word: 100}}
 	for _, lvl := range []int{levelBase, levelAES, levelAVX512, levelAES | levelSHA, levelAVX512 | levelSHA} {

@@ -9,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/backendtest"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestHeaderArraySizes: the header declares gcm's key as an array of 16
@@ -19,10 +18,7 @@ import (
 // bytes; the same call with 16 bytes compiles without a word, and a C++
 // compiler still reads the header.
 func TestHeaderArraySizes(t *testing.T) {
-	p, err := golden.Load("gcm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "gcm")
 	h, err := Compile(input(p), backend.Options{HW: "auto", Emit: "h"})
 	if err != nil {
 		t.Fatal(err)
@@ -145,10 +141,7 @@ func TestNullPointersAndForceLevelC(t *testing.T) {
 	if err := os.WriteFile(src, []byte(nullProgram), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, ds := driver.Load(src)
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, src)
 	backendtest.WriteLib(t, "amd64", p, backend.Options{HW: "auto"}, dir)
 	if h := string(mustRead(t, filepath.Join(dir, "nul.h"))); !strings.Contains(h,
 		"int lowentc_nul_mask(const uint32_t key[LOWENTC_STATIC 4], const uint8_t *msg, size_t msg_len, uint8_t *out, size_t out_len, uint8_t ret[LOWENTC_STATIC 8]);") ||

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/llvm"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -18,10 +19,7 @@ import (
 // same opt and llc run as --emit obj), so the module is not compiled again.
 func disassemble(t *testing.T, mod, hw string, flags ...string) string {
 	t.Helper()
-	p, err := golden.Load(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, mod)
 	path, err := llvm.Object(Target, input(p), backend.Options{HW: hw})
 	if err != nil {
 		t.Fatal(err)
@@ -120,10 +118,7 @@ func TestFeatureAttributes(t *testing.T) {
 		{"sha256", "auto", []string{"+sha", "+sse4.1"}, []string{"+aes", "+pclmul"}},
 		{"sha256", "aes,vaes,vpclmul,sha", []string{"+sha"}, []string{"+avx", "+vaes"}},
 	} {
-		p, err := golden.Load(c.mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, c.mod)
 		ll, err := Compile(input(p), backend.Options{HW: c.hw, Emit: "ll"})
 		if err != nil {
 			t.Fatal(err)
@@ -161,10 +156,7 @@ func TestAutoLevels(t *testing.T) {
 // autoLevels runs a spread of module mod's golden cases with each level
 // in levels forced.
 func autoLevels(t *testing.T, mod string, levels []int) {
-	p, err := golden.Load(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, mod)
 	var cases []golden.Case
 	for _, c := range golden.Cases(golden.Seed(t)) {
 		if c.Module == mod && (strings.Contains(c.Name, "len=1000") || strings.Contains(c.Name, "len=17/") ||

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestKeccakStraightLine: under --hw auto the AVX2 variant of
@@ -17,10 +17,7 @@ import (
 // the state in place stayed a loop of 24 trips of about 190 instructions,
 // 115 of the function's lines spills and reloads.
 func TestKeccakStraightLine(t *testing.T) {
-	p, ds := driver.Load("../../stdlib/sha3.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../../stdlib/sha3.lw")
 	asm, err := Compile(input(p), backend.Options{Emit: "asm", HW: "auto"})
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -24,10 +24,7 @@ export fn f(msg: []u8, msg_len: u32, ret: u8) -> u32 effects none {
     return len(msg) + msg_len + ret as u32
 }
 `
-	p, ds := driver.LoadSource("class.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "class.lw", src)
 	h, err := Compile(input(p), backend.Options{Emit: "h"})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +44,7 @@ export fn f(msg: []u8, msg_len: u32, ret: u8) -> u32 effects none {
 		"f":   {{IsArray: true, Elems: []uint64{1, 2, 3}}, {Word: 40}, {Word: 7}},
 	}
 	for _, fn := range p.Exports() {
-		a, b := cloneValues(args[fn.Name]), cloneValues(args[fn.Name])
+		a, b := lang.CopyValues(args[fn.Name]), lang.CopyValues(args[fn.Name])
 		want, _, err := vm.Run(p, fn, a, vm.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -60,13 +57,4 @@ export fn f(msg: []u8, msg_len: u32, ret: u8) -> u32 effects none {
 			t.Errorf("%s: got %v %v, want %v %v", fn.Name, got, b, want, a)
 		}
 	}
-}
-
-func cloneValues(vs []lang.Value) []lang.Value {
-	out := make([]lang.Value, len(vs))
-	for i, v := range vs {
-		out[i] = v
-		out[i].Elems = append([]uint64(nil), v.Elems...)
-	}
-	return out
 }

@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/backendtest"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -173,10 +173,7 @@ int main(void) {
 // TestInPlaceLoopsC: loops that read src[i] after writing dst[i-1] give,
 // in place, the reference VM's answer with separate buffers.
 func TestInPlaceLoopsC(t *testing.T) {
-	p, ds := driver.Load("../testdata/inplace.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/inplace.lw")
 	dir := t.TempDir()
 	backendtest.WriteLib(t, "amd64", p, backend.Options{}, dir)
 	src, bin := filepath.Join(dir, "inpl.c"), filepath.Join(dir, "inpl")

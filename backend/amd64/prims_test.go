@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestPrimitives runs backend/testdata/prims.lw (mulw, parallel
@@ -19,10 +19,7 @@ func TestPrimitives(t *testing.T) {
 // TestMulWInstruction: mulw of u64 is one widening multiply (mul or
 // mulx), with no branch in the function.
 func TestMulWInstruction(t *testing.T) {
-	p, ds := driver.Load("../testdata/prims.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/prims.lw")
 	asm, err := Compile(input(p), backend.Options{Emit: "asm"})
 	if err != nil {
 		t.Fatal(err)

@@ -1,11 +1,9 @@
 package amd64
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/lang"
 )
@@ -32,34 +30,19 @@ var randAutoLevels = []int{levelBase, levelAES, levelAVX2, levelAVX512, levelAES
 // TestRandomPrograms runs seeds SEED0..SEED0+N-1 in each --hw mode
 // (backendcheck.Campaign; LOWENT_RANDPROG_HW picks modes by hand).
 func TestRandomPrograms(t *testing.T) {
-	var modes []backendcheck.Mode
-	for _, hw := range []string{"none", "aes", "auto"} {
-		modes = append(modes, backendcheck.Mode{Name: hw, Prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
-			return randPrepare(p, hw, seed)
-		}})
+	hw := backendcheck.HW{
+		Modes: []string{"none", "aes", "auto"},
+		Prepare: func(p *lang.Program, hw string) (backendcheck.LevelRunner, error) {
+			return Prepare(input(p), backend.Options{HW: hw})
+		},
+		Fixed: func(hw string) lang.FeatureSet {
+			if hw == "aes" {
+				return lang.FeatureSet(lang.FeatAES) | lang.FeatureSet(lang.FeatPCLMUL)
+			}
+			return 0
+		},
+		Levels: randAutoLevels, LevelFeatures: levelFeatures,
 	}
-	backendcheck.Campaign{Pkg: "./backend/amd64", Modes: modes, DefaultN: randDefaultN, LongN: randLongN,
+	backendcheck.Campaign{Pkg: "./backend/amd64", Modes: hw.CampaignModes(), DefaultN: randDefaultN, LongN: randLongN,
 		ModeEnv: "LOWENT_RANDPROG_HW"}.Run(t)
-}
-
-// randPrepare compiles p under --hw hw; under auto the runner is forced to
-// one of the dispatcher's levels, chosen by seed.
-func randPrepare(p *lang.Program, hw string, seed uint64) (randprog.Target, error) {
-	r, err := Prepare(input(p), backend.Options{HW: hw})
-	if err != nil {
-		return nil, err
-	}
-	t := &backendcheck.FeatureTarget{Target: backendcheck.FromRunner(r)}
-	switch hw {
-	case "aes":
-		t.Feats = lang.FeatureSet(lang.FeatAES) | lang.FeatureSet(lang.FeatPCLMUL)
-	case "auto":
-		lvl, err := r.ForceLevel(randAutoLevels[seed%uint64(len(randAutoLevels))])
-		if err != nil {
-			r.Close()
-			return nil, fmt.Errorf("internal: forcing the CPU level: %v", err)
-		}
-		t.Feats = levelFeatures(lvl)
-	}
-	return t, nil
 }

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // sizesProgram writes array lengths as constants: CTX_WORDS names two
@@ -43,10 +42,7 @@ func TestHeaderNamedSizes(t *testing.T) {
 	if err := os.WriteFile(src, []byte(sizesProgram), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, ds := driver.Load(src)
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, src)
 	hb, err := Compile(input(p), backend.Options{HW: "none", Emit: "h"})
 	if err != nil {
 		t.Fatal(err)
@@ -70,10 +66,7 @@ func TestHeaderNamedSizes(t *testing.T) {
 		"aes":   "#define LOWENTC_AES_AES128_CTR_CTX_WORDS 22\n",
 		"ghash": "#define LOWENTC_GHASH_GHASH_CTX_WORDS 16\n",
 	} {
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		hb, err := Compile(input(p), backend.Options{HW: "auto", Emit: "h"})
 		if err != nil {
 			t.Fatal(err)

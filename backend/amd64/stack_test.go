@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -28,10 +28,7 @@ export fn f(x: u8) -> u8 effects none {
     return a[x as u32 % 15][(x as u32) * 257] ^ g(x)
 }
 `
-	p, ds := driver.LoadSource("fits.lw", []byte(fits))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "fits.lw", fits)
 	r, err := Prepare(input(p), backend.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,10 +61,7 @@ export fn f(x: u8) -> u8 effects none {
     return a[0][2] + g(x)
 }
 `
-	p, ds = driver.LoadSource("over.lw", []byte(over))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p = testprog.Source(t, "over.lw", over)
 	_, err = Compile(input(p), backend.Options{Emit: "ll"})
 	const msg = "over.lw:9:5: amd64: a call of f keeps 1,048,577 bytes of local arrays on the stack (the largest a of f, 983,040 bytes, on the calls f -> g); the limit is 1,048,576 (1 MiB)"
 	if err == nil || err.Error() != msg {

@@ -2,7 +2,6 @@ package amd64
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/types"
@@ -44,8 +43,7 @@ type laneRef struct {
 	lane int
 }
 
-// wordAcc describes a 64-bit memory access: ir's view of it (array, index
-// = base + offset) and the unit of a 64-bit step (8 bytes or 1 element).
+// wordAcc is a 64-bit memory access of the pair form (ir.WordAccessOf).
 type wordAcc struct {
 	ir.Access
 	unit int64
@@ -67,144 +65,34 @@ type blockPlan struct {
 	z            *zPlan                       // wide carry-less products (vec_clmul.go), or nil
 }
 
-// wordAccess describes in if it is a 64-bit load or store the pairing
-// understands (big-endian stores are left alone).
+// wordAccess describes in if it is a 64-bit load or store of the pair
+// form.
 func wordAccess(in *ir.Instr) (wordAcc, bool) {
-	var a wordAcc
-	switch in.Op {
-	case ir.OpLoad, ir.OpStore:
-		if in.Arr.Elem != ir.U64 || in.Arr.Per != 1 {
-			return a, false
-		}
-		a.unit = 1
-	case ir.OpLoadLE, ir.OpStoreLE, ir.OpLoadBE:
-		if in.Aux != 64 || in.Arr.Elem != ir.U8 {
-			return a, false
-		}
-		a.unit, a.be = 8, in.Op == ir.OpLoadBE
-	default:
-		return a, false
-	}
-	a.Access, _ = ir.AccessOf(in)
-	return a, true
+	a, ok := ir.WordAccessOf(in)
+	return wordAcc{a.Access, a.Unit, a.BE}, ok
 }
 
-// adjacent reports whether y is x's next 64-bit word.
-func adjacent(x, y wordAcc) bool {
-	d, ok := x.Distance(y.Access)
-	return ok && x.be == y.be && d == x.unit
-}
-
-// mayOverlap reports whether two 64-bit accesses to one array may touch
-// the same bytes, by ir's aliasing rule (the planner keeps each array's
-// accesses apart: the ABI refuses overlapping buffers).
-func mayOverlap(x, y wordAcc) bool { return ir.DistinctParams.MayOverlap(x.Access, y.Access) }
-
-// planBlock pairs the loads, stores and AES rounds of b. Two loads pair
-// when no store to their array, check or nested control flow lies between
-// them (the vector load happens at the first); two stores pair when
-// nothing between them reads their array, checks or branches (both happen
-// at the second).
+// planBlock plans the 128-bit values of b in pair form (ir.FindPairs128:
+// a load pair is one vector load at the first load, a store pair one
+// vector store at the second store, and under the wide variants runs of
+// store pairs are wider stores) and the groups of its AES rounds.
 func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 	p := &blockPlan{loadFirst: map[*ir.Instr][2]*ir.Instr{}, storeSkip: map[*ir.Instr]bool{},
 		storePair: map[*ir.Instr][2]*ir.Instr{}, aesSkip: map[*ir.Instr]bool{}, aesGroup: map[*ir.Instr][]*ir.Instr{},
 		storeRunSkip: map[*ir.Instr]bool{}, storeRun: map[*ir.Instr][][2]*ir.Instr{}}
-	loads := map[*ir.Array][]*ir.Instr{}
-	stores := map[*ir.Array][]*ir.Instr{}
-	// chains are the store pairs of each array at consecutive addresses
-	// with no other access to the array between them; since counts the
-	// stores to the array after the chain's last pair.
-	chains := map[*ir.Array][][2]*ir.Instr{}
-	since := map[*ir.Array]int{}
-	endChain := func(a *ir.Array) {
-		g.planStoreRuns(p, chains[a])
-		delete(chains, a)
-		delete(since, a)
+	// The 128-bit values in pair form (ir.FindPairs128), by the C ABI's
+	// aliasing (it refuses overlapping buffers).
+	pairs := ir.FindPairs128(b, ir.DistinctParams)
+	for _, pr := range pairs.Loads {
+		p.loadFirst[pr.At] = [2]*ir.Instr{pr.Lo, pr.Hi}
 	}
-	barrier := func() {
-		loads = map[*ir.Array][]*ir.Instr{}
-		stores = map[*ir.Array][]*ir.Instr{}
-		for a := range chains {
-			endChain(a)
-		}
+	for _, pr := range pairs.Stores {
+		p.storeSkip[pr.Skip] = true
+		p.storePair[pr.At] = [2]*ir.Instr{pr.Lo, pr.Hi}
 	}
-	for _, in := range b.Instrs {
-		switch {
-		case len(in.Blocks) > 0 || in.Op == ir.OpCall || in.Op == ir.OpCheck:
-			barrier()
-			continue
-		case isLoad(in.Op):
-			delete(stores, in.Arr)
-			endChain(in.Arr)
-			acc, ok := wordAccess(in)
-			if !ok {
-				continue
-			}
-			paired := false
-			for i, c := range loads[in.Arr] {
-				ca, _ := wordAccess(c)
-				if adjacent(ca, acc) || adjacent(acc, ca) {
-					lo, hi := c, in
-					if adjacent(acc, ca) {
-						lo, hi = in, c
-					}
-					p.loadFirst[c] = [2]*ir.Instr{lo, hi}
-					loads[in.Arr] = append(loads[in.Arr][:i:i], loads[in.Arr][i+1:]...)
-					paired = true
-					break
-				}
-			}
-			if !paired {
-				loads[in.Arr] = append(loads[in.Arr], in)
-			}
-		case isStore(in.Op):
-			delete(loads, in.Arr)
-			since[in.Arr]++
-			acc, ok := wordAccess(in)
-			if !ok {
-				delete(stores, in.Arr)
-				endChain(in.Arr)
-				continue
-			}
-			// A pending store is emitted later, with its pair: it must not
-			// pass this store if they may write the same bytes (a[0] = x;
-			// a[j] = y; a[1] = z with j = 0).
-			stores[in.Arr] = slices.DeleteFunc(stores[in.Arr], func(c *ir.Instr) bool {
-				ca, _ := wordAccess(c)
-				return mayOverlap(ca, acc)
-			})
-			paired := false
-			for i, c := range stores[in.Arr] {
-				ca, _ := wordAccess(c)
-				if adjacent(ca, acc) || adjacent(acc, ca) {
-					lo, hi := c, in
-					if adjacent(acc, ca) {
-						lo, hi = in, c
-					}
-					p.storeSkip[c] = true
-					p.storePair[in] = [2]*ir.Instr{lo, hi}
-					stores[in.Arr] = append(stores[in.Arr][:i:i], stores[in.Arr][i+1:]...)
-					paired = true
-					ch := chains[in.Arr]
-					if len(ch) > 0 {
-						last, _ := wordAccess(ch[len(ch)-1][1])
-						first, _ := wordAccess(lo)
-						if since[in.Arr] != 2 || !adjacent(last, first) {
-							endChain(in.Arr)
-							ch = nil
-						}
-					}
-					chains[in.Arr] = append(ch, [2]*ir.Instr{lo, hi})
-					since[in.Arr] = 0
-					break
-				}
-			}
-			if !paired {
-				stores[in.Arr] = append(stores[in.Arr], in)
-			}
-		}
+	for _, ch := range pairs.StoreChains {
+		g.planStoreRuns(p, ch)
 	}
-	barrier()
 	p.laneArith = hasClmul(b) && !hasAES(b)
 	p.z = g.planClmulGroups(b, p)
 	if g.v.wide {
@@ -221,7 +109,7 @@ func (g *fgen) planBlock(b *ir.Block) *blockPlan {
 // into runs of two (four under AVX-512) stored as one 256-bit (512-bit)
 // vector at the place of the run's last store; nothing between the stores
 // of a chain touches their array. Only the wide variants use runs.
-func (g *fgen) planStoreRuns(p *blockPlan, chain [][2]*ir.Instr) {
+func (g *fgen) planStoreRuns(p *blockPlan, chain []ir.Pair128) {
 	if !g.v.wide {
 		return
 	}
@@ -232,19 +120,15 @@ func (g *fgen) planStoreRuns(p *blockPlan, chain [][2]*ir.Instr) {
 	for len(chain) >= size {
 		run := chain[:size]
 		for _, pr := range run[:size-1] {
-			p.storeRunSkip[secondOf(p, pr)] = true
+			p.storeRunSkip[pr.At] = true
 		}
-		p.storeRun[secondOf(p, run[size-1])] = append([][2]*ir.Instr(nil), run...)
+		var pairs [][2]*ir.Instr
+		for _, pr := range run {
+			pairs = append(pairs, [2]*ir.Instr{pr.Lo, pr.Hi})
+		}
+		p.storeRun[run[size-1].At] = pairs
 		chain = chain[size:]
 	}
-}
-
-// secondOf returns the store of pair pr that carries it in p.storePair.
-func secondOf(p *blockPlan, pr [2]*ir.Instr) *ir.Instr {
-	if _, ok := p.storePair[pr[1]]; ok {
-		return pr[1]
-	}
-	return pr[0]
 }
 
 // planAESGroups finds the groups of AES rounds of b (llvm.PlanAESGroups).

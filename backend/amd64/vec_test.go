@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -44,10 +44,7 @@ export fn bytes(a: mut [24]u8, j: u64, x: u64) -> u64 effects none {
 // TestVecStoreOrder checks the store pairing against the VM for every
 // position of the store in between.
 func TestVecStoreOrder(t *testing.T) {
-	p, ds := driver.LoadSource("vorder.lw", []byte(vecOrderSrc))
-	if len(ds) > 0 {
-		t.Fatal(ds.Render(lang.Sources{"vorder.lw": []byte(vecOrderSrc)}))
-	}
+	p := testprog.Source(t, "vorder.lw", vecOrderSrc)
 	for _, hw := range []string{"none", "aes", "auto"} {
 		r, err := Prepare(input(p), backend.Options{HW: hw})
 		if err != nil {
@@ -95,11 +92,7 @@ func vecOrderArgs(fn *lang.FuncDecl, j uint64) []lang.Value {
 // array arguments afterwards.
 func vecOrderRun(t *testing.T, fn *lang.FuncDecl, args []lang.Value, run func([]lang.Value) ([]lang.Value, error)) []lang.Value {
 	t.Helper()
-	cp := make([]lang.Value, len(args))
-	for i, a := range args {
-		cp[i] = a
-		cp[i].Elems = append([]uint64(nil), a.Elems...)
-	}
+	cp := lang.CopyValues(args)
 	res, err := run(cp)
 	if err != nil {
 		t.Fatalf("%s: %v", fn.Name, err)

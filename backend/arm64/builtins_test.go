@@ -19,7 +19,7 @@ func TestBuiltins(t *testing.T) {
 	for _, hw := range []string{"none", "crypto", "auto"} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			msg, refused := randprog.CheckSource(string(src), seed, 16, func(p *lang.Program) (randprog.Target, error) {
-				return randPrepare(p, hw, seed)
+				return randHW.Target(p, hw, seed)
 			})
 			if refused != nil {
 				t.Fatalf("--hw %s: %v", hw, refused)

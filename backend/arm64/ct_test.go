@@ -8,7 +8,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/llvm"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // Constant time: no load whose address is a constant table plus a
@@ -101,10 +101,7 @@ func TestNoTableLookups(t *testing.T) {
 	mods := []string{"aes", "gcm", "ghash", "sha256", "blake2b", "sha512", "chacha20", "poly1305", "chacha20poly1305"}
 	prebuild(t, mods, []string{"none", "crypto"})
 	for _, mod := range mods {
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		for _, hw := range []string{"none", "crypto"} {
 			obj, err := llvm.Object(Target, input(p), backend.Options{HW: hw})
 			if err != nil {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/backendtest"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -52,10 +52,7 @@ int main(void) {
 // qemu-aarch64 -cpu max (every extension: flags 0x58) and the dispatcher
 // follows the forced level.
 func TestLibraryAndLevelsC(t *testing.T) {
-	p, ds := driver.Load("testdata/builtins.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "testdata/builtins.lw")
 	dir := t.TempDir()
 	backendtest.WriteLib(t, "arm64", p, backend.Options{HW: "auto"}, dir)
 	h := string(mustRead(t, filepath.Join(dir, "builtins.h")))
@@ -137,10 +134,7 @@ func mustRead(t *testing.T, path string) []byte {
 // TestHaveLevels: under --hw auto each forced level answers `have` as the
 // VM does with that level's features.
 func TestHaveLevels(t *testing.T) {
-	p, ds := driver.Load("../testdata/haves.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/haves.lw")
 	fn := p.Exports()[0]
 	for _, lvl := range []int{levelBase, levelCrypto} {
 		r, err := Prepare(input(p), backend.Options{HW: "auto"})
@@ -166,10 +160,7 @@ func TestHaveLevels(t *testing.T) {
 // text) declares the key as an array of 16, so the cross compiler's
 // -Wall warns about a call that passes 8 bytes and says nothing about 16.
 func TestHeaderArraySizesCross(t *testing.T) {
-	p, ds := driver.Load("../../stdlib/gcm.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../../stdlib/gcm.lw")
 	h, err := Compile(input(p), backend.Options{HW: "auto", Emit: "h"})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/backend/llvm"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // cryptoInstr matches the Cryptography Extensions' instructions in
@@ -46,10 +46,7 @@ func TestCryptoInstructions(t *testing.T) {
 	mods := []string{"sha256", "aes", "ghash", "gcm", "blake2b", "chacha20"}
 	prebuild(t, mods, []string{"none", "crypto", "auto"})
 	for _, mod := range mods {
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		for _, hw := range []string{"none", "crypto", "auto"} {
 			obj, err := llvm.Object(Target, input(p), backend.Options{HW: hw})
 			if err != nil {

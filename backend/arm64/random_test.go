@@ -1,11 +1,9 @@
 package arm64
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
 	"github.com/lowent/lowentc/lang"
 )
@@ -26,36 +24,23 @@ const (
 // TestRandomPrograms runs seeds SEED0..SEED0+N-1 in each --hw mode (auto
 // forced to level 0 or 1 by seed; backendcheck.Campaign).
 func TestRandomPrograms(t *testing.T) {
-	var modes []backendcheck.Mode
-	for _, hw := range []string{"none", "crypto", "auto"} {
-		modes = append(modes, backendcheck.Mode{Name: hw, Prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
-			return randPrepare(p, hw, seed)
-		}})
-	}
-	backendcheck.Campaign{Pkg: "./backend/arm64", Modes: modes, DefaultN: randDefaultN, LongN: randLongN,
+	backendcheck.Campaign{Pkg: "./backend/arm64", Modes: randHW.CampaignModes(), DefaultN: randDefaultN, LongN: randLongN,
 		ModeEnv: "LOWENT_RANDPROG_HW"}.Run(t)
 }
 
-// randPrepare compiles p under --hw hw; under auto the runner is forced to
-// level seed%2.
-func randPrepare(p *lang.Program, hw string, seed uint64) (randprog.Target, error) {
-	r, err := Prepare(input(p), backend.Options{HW: hw})
-	if err != nil {
-		return nil, err
-	}
-	t := &backendcheck.FeatureTarget{Target: backendcheck.FromRunner(r)}
-	switch hw {
-	case "crypto":
-		t.Feats = levelFeatures(levelCrypto)
-	case "auto":
-		lvl, err := r.ForceLevel(int(seed % 2))
-		if err != nil {
-			r.Close()
-			return nil, fmt.Errorf("internal: forcing the level: %v", err)
+// randHW are the --hw modes of the random programs and of TestBuiltins.
+var randHW = backendcheck.HW{
+	Modes: []string{"none", "crypto", "auto"},
+	Prepare: func(p *lang.Program, hw string) (backendcheck.LevelRunner, error) {
+		return Prepare(input(p), backend.Options{HW: hw})
+	},
+	Fixed: func(hw string) lang.FeatureSet {
+		if hw == "crypto" {
+			return levelFeatures(levelCrypto)
 		}
-		t.Feats = levelFeatures(lvl)
-	}
-	return t, nil
+		return 0
+	},
+	Levels: []int{0, 1}, LevelFeatures: levelFeatures,
 }
 
 // levelFeatures is what `have` answers at a level (qemu's max CPU has

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
@@ -37,14 +38,8 @@ func TestArgLengthLimit(t *testing.T) {
 		t.Fatalf("limit %d, want 32762", limit)
 	}
 	r := rand.New(rand.NewSource(golden.Seed(t)))
-	sha, err := golden.Load("sha256")
-	if err != nil {
-		t.Fatal(err)
-	}
-	aesp, err := golden.Load("aes")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sha := testprog.Stdlib(t, "sha256")
+	aesp := testprog.Stdlib(t, "aes")
 	for _, noInt := range []bool{false, true} {
 		rs, err := prepareShared(sha, backend.Options{NoInt: noInt})
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -31,10 +32,7 @@ const calibBlake2b = "testdata/blake2b_sigma.lw"
 func loadCalibModule(t *testing.T, mod string) *lang.Program {
 	t.Helper()
 	if !strings.HasSuffix(mod, ".lw") {
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		return p
 	}
 	src, err := os.ReadFile(mod)
@@ -401,10 +399,7 @@ func TestBlake2bTargets(t *testing.T) {
 // int-pair variant: BLAKE2b's working state in transient short arrays (no
 // int[], which would be persistent), hashing as the default layout does.
 func TestStoragePairs(t *testing.T) {
-	p, err := golden.Load("blake2b")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "blake2b")
 	fn := p.Export("blake2b")
 	var outs [2]string
 	for i, opts := range []backend.Options{{}, {Storage: "pairs"}} {

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestCardStats: the figures of a one-method class worked out by hand
@@ -16,10 +15,7 @@ import (
 // Method component's handler count 1; the frame is 1 parameter cell and 2
 // stack cells; the carry array is one short).
 func TestCardStats(t *testing.T) {
-	p, ds := driver.LoadSource("m.lw", []byte("module m\nexport fn f(x: u16) -> u16 effects none { return x ^ 7 }\n"))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "m.lw", "module m\nexport fn f(x: u16) -> u16 effects none { return x ^ 7 }\n")
 	for _, noInt := range []bool{false, true} {
 		var st backend.Stats
 		if _, err := compileArtifact(input(p), backend.Options{NoInt: noInt, Emit: "jca", Stats: &st}); err != nil {
@@ -82,10 +78,7 @@ func TestCardStackChain(t *testing.T) {
 // out all the same; --no-card-limits writes it; the simulator's runner
 // does not refuse; a module within the limits compiles.
 func TestCardLimits(t *testing.T) {
-	sha, err := golden.Load("sha256")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sha := testprog.Stdlib(t, "sha256")
 	// The standard library fits now: a module of long straight-line code
 	// (about 40 KB; 108 KB of bytecode --no-int, in more than five
 	// methods) does not.
@@ -95,15 +88,12 @@ func TestCardLimits(t *testing.T) {
 		fmt.Fprintf(&src, "    a[%d] ^= (a[%d] + %d) >>> %d\n", i%16, (i*7+3)%16, i, i%31+1)
 	}
 	src.WriteString("}\n")
-	big, ds := driver.LoadSource("big.lw", []byte(src.String()))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	big := testprog.Source(t, "big.lw", src.String())
 	// One Input serves the three compilations below, as the driver's
 	// serves one run: the module's IR is compiled once per plan.
 	in := input(big)
 	var st backend.Stats
-	_, err = compileArtifact(in, backend.Options{NoInt: true, Emit: "jca", Stats: &st})
+	_, err := compileArtifact(in, backend.Options{NoInt: true, Emit: "jca", Stats: &st})
 	var cle *CardLimitError
 	if !errors.As(err, &cle) {
 		t.Fatalf("big --no-int: %v; want a card limit error", err)

@@ -4,7 +4,6 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -60,26 +59,7 @@ func TestChaChaPolyOpcodeCountsFixed(t *testing.T) {
 					golden.Bytes(ct), golden.Bytes(tag), golden.Bytes(make([]byte, 21))}
 			}},
 		} {
-			p, err := golden.Load(c.mod)
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := prepareShared(p, backend.Options{NoInt: noInt})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var first [256]int64
-			for i := 0; i < 4; i++ {
-				_, counts, err := run.(*Runner).call(c.export, c.args(i))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if i == 0 {
-					first = counts
-				} else if counts != first {
-					t.Errorf("noInt=%v %s: opcode counts depend on the data: %s", noInt, c.export, countsDiff(first, counts))
-				}
-			}
+			checkCountsFixed(t, c.mod, c.export, noInt, c.args)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -32,10 +33,7 @@ func isConstPush(op byte) bool {
 // their timing cannot depend on the data.
 func TestAESRoundsTableFree(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
-		p, err := golden.Load("gcm")
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, "gcm")
 		cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
 			t.Fatal(err)
@@ -86,27 +84,31 @@ func TestAESRoundsTableFree(t *testing.T) {
 func TestAESOpcodeCountsFixed(t *testing.T) {
 	r := rand.New(rand.NewSource(golden.Seed(t)))
 	for _, noInt := range []bool{false, true} {
-		p, err := golden.Load("aes")
+		checkCountsFixed(t, "aes", "aes128_encrypt_block", noInt, func(int) []lang.Value {
+			return []lang.Value{golden.Bytes(randBytes(r, 16)), golden.Bytes(randBytes(r, 16)), golden.Bytes(make([]byte, 16))}
+		})
+	}
+}
+
+// checkCountsFixed runs export of the stdlib module mod four times, on
+// args(0) to args(3), and fails t unless every run executes the same
+// opcodes, count for count.
+func checkCountsFixed(t *testing.T, mod, export string, noInt bool, args func(i int) []lang.Value) {
+	t.Helper()
+	run, err := prepareShared(testprog.Stdlib(t, mod), backend.Options{NoInt: noInt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first [256]int64
+	for i := 0; i < 4; i++ {
+		_, counts, err := run.(*Runner).call(export, args(i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		run, err := prepareShared(p, backend.Options{NoInt: noInt})
-		if err != nil {
-			t.Fatal(err)
-		}
-		fn := p.Export("aes128_encrypt_block")
-		var first [256]int64
-		for i := 0; i < 4; i++ {
-			args := []lang.Value{golden.Bytes(randBytes(r, 16)), golden.Bytes(randBytes(r, 16)), golden.Bytes(make([]byte, 16))}
-			_, counts, err := run.(*Runner).call(fn.Name, args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i == 0 {
-				first = counts
-			} else if counts != first {
-				t.Errorf("noInt=%v: opcode counts depend on the data: %s", noInt, countsDiff(first, counts))
-			}
+		if i == 0 {
+			first = counts
+		} else if counts != first {
+			t.Errorf("noInt=%v %s: opcode counts depend on the data: %s", noInt, export, countsDiff(first, counts))
 		}
 	}
 }
@@ -144,27 +146,7 @@ func TestGHASHGCMOpcodeCountsFixed(t *testing.T) {
 					golden.Bytes(randBytes(r, 21)), golden.Bytes(randBytes(r, 16)), golden.Bytes(make([]byte, 21))}
 			}},
 		} {
-			p, err := golden.Load(c.mod)
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := prepareShared(p, backend.Options{NoInt: noInt})
-			if err != nil {
-				t.Fatal(err)
-			}
-			fn := p.Export(c.export)
-			var first [256]int64
-			for i := 0; i < 4; i++ {
-				_, counts, err := run.(*Runner).call(fn.Name, c.args())
-				if err != nil {
-					t.Fatal(err)
-				}
-				if i == 0 {
-					first = counts
-				} else if counts != first {
-					t.Errorf("noInt=%v %s: opcode counts depend on the data: %s", noInt, c.export, countsDiff(first, counts))
-				}
-			}
+			checkCountsFixed(t, c.mod, c.export, noInt, func(int) []lang.Value { return c.args() })
 		}
 	}
 }

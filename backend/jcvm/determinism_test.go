@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestDeterministic compiles every stdlib module twice at both widths and
@@ -25,10 +25,8 @@ func TestDeterministic(t *testing.T) {
 					cls = stdlibClass(t, mod, backend.Options{NoInt: noInt})
 				} else {
 					// Load afresh, so pointers and map seeds differ.
-					p, err := golden.Load(mod)
-					if err != nil {
-						t.Fatal(err)
-					}
+					p := testprog.Stdlib(t, mod)
+					var err error
 					cls, err = compileClass(input(p), backend.Options{NoInt: noInt})
 					if err != nil {
 						t.Fatalf("%s noInt=%v: %v", mod, noInt, err)

@@ -116,22 +116,8 @@ func jcaArtifact(cls *Class, opts backend.Options) ([]byte, error) {
 // artifact it is refused when the module does not fit opts.Card (unless
 // opts.NoCardLimits); opts.Stats receives the figures.
 func JavaCardTree(in *backend.Input, opts backend.Options) (map[string][]byte, error) {
-	card, err := cardOf(opts.Card)
+	cls, err := fittedClass(in, opts)
 	if err != nil {
-		return nil, err
-	}
-	cls, err := compileClass(in, opts)
-	if err != nil {
-		return nil, err
-	}
-	st, err := statsOf(cls)
-	if err != nil {
-		return nil, err
-	}
-	if opts.Stats != nil {
-		*opts.Stats = st.stats(cls, card)
-	}
-	if err := st.fits(cls, card); err != nil && !opts.NoCardLimits {
 		return nil, err
 	}
 	aids, err := aidsOf(cls, opts)

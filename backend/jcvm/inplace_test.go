@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
@@ -15,10 +15,7 @@ import (
 // area) give the reference VM's answer with separate buffers, with and
 // without int.
 func TestInPlaceLoops(t *testing.T) {
-	p, ds := driver.Load("../testdata/inplace.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/inplace.lw")
 	for _, noInt := range []bool{false, true} {
 		cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 		if err != nil {

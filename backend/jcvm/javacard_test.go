@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestJavaCardTreeCompiles writes the --emit javacard tree of every stdlib
@@ -33,10 +33,7 @@ func TestJavaCardTreeCompiles(t *testing.T) {
 			root := t.TempDir()
 			var files []string
 			for _, mod := range stdlibModules {
-				p, err := golden.Load(mod)
-				if err != nil {
-					t.Fatal(err)
-				}
+				p := testprog.Stdlib(t, mod)
 				// Some modules exceed jcop4's limits: the tree is still
 				// Java a JVM compiles.
 				opts := backend.Options{NoInt: noInt, NoCardLimits: true}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/ir"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -55,45 +55,6 @@ func jcaLoad(p *lang.Program, opts backend.Options, edit func(string) string) (*
 		loaded.Exports = append(loaded.Exports, &Export{Name: e.Name, Method: m, Fn: e.Fn})
 	}
 	return loaded, string(text), nil
-}
-
-// simCall calls export exp of the loaded class in s, as the applet would:
-// arguments marshalled by the ABI, results read back from the arrays, the
-// return value and the carry array.
-func simCall(s *Sim, cls *Class, exp *Export, args []lang.Value) ([]lang.Value, error) {
-	f := exp.Fn.(*ir.Function)
-	jargs, err := marshal(cls.W, f, args)
-	if err != nil {
-		return nil, err
-	}
-	s.resetArrays()
-	cells, refs := argCells(s, jargs)
-	ret, err := s.call(exp.Method, cells)
-	if err != nil {
-		var t *Trap
-		if errors.As(err, &t) && t.SW != 0 {
-			return nil, cardCheckError(t.SW)
-		}
-		return nil, err
-	}
-	for i, ref := range refs {
-		d := s.arrays[ref-1].data
-		if jargs[i].Shorts != nil {
-			copy(jargs[i].Shorts, d)
-			continue
-		}
-		for j := range jargs[i].Bytes {
-			jargs[i].Bytes[j] = byte(d[j])
-		}
-	}
-	rv := retVal{hasRet: len(ret) > 0, carry: s.arrays[s.fields[cls.Carry.Field]-1].data}
-	switch len(ret) {
-	case 1:
-		rv.ret = int32(ret[0])
-	case 2:
-		rv.ret = join(ret[0], ret[1])
-	}
-	return unmarshal(cls.W, f, args, jargs, rv)
 }
 
 // TestGoldenJCA runs the whole golden suite (the official vectors and
@@ -196,10 +157,7 @@ func TestJCATextIsWhatRuns(t *testing.T) {
 func TestJCAReadsStdlib(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
 		for _, mod := range stdlibModules {
-			p, err := golden.Load(mod)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := testprog.Stdlib(t, mod)
 			opts := backend.Options{NoInt: noInt}
 			loaded, _, err := jcaLoad(p, opts, nil)
 			if err != nil {

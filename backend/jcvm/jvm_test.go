@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
@@ -315,10 +316,7 @@ func bytesShorts(b []byte) []int16 {
 // TestNoIntHasNoIntOps checks that --no-int bytecode uses no int opcode.
 func TestNoIntHasNoIntOps(t *testing.T) {
 	for _, mod := range stdlibModules {
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		cls, err := compileClass(input(p), backend.Options{NoInt: true})
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestKeccakInPlace checks issue 11's in-place cost with the simulator's
@@ -21,10 +21,7 @@ import (
 // 790 ms on the copy with int, 801 and 809 ms without. Both exports must
 // also hash as the reference VM does.
 func TestKeccakInPlace(t *testing.T) {
-	p, ds := driver.Load(keccakPair)
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, keccakPair)
 	for _, c := range []struct {
 		noInt    bool
 		localMax float64 // ms per block

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -74,10 +75,7 @@ export fn f(x: u8) -> u8 effects none {
     return a[(x as u32) * 16] + a[4093]
 }
 `
-	p, ds := driver.LoadSource("m.lw", []byte(fits))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "m.lw", fits)
 	fn := p.Export("f")
 	args := []lang.Value{{Word: 255}}
 	want, _, err := vm.Run(p, fn, args, vm.Options{})

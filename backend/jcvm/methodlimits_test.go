@@ -7,6 +7,7 @@ import (
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -54,10 +55,7 @@ func TestLongElseIfChain(t *testing.T) {
 		b.WriteString(" else if x == " + itoa(k) + " { y = " + itoa(k*k+1) + " }")
 	}
 	b.WriteString(" else { y = 3 }\n    return y\n}\n")
-	p, ds := driver.LoadSource("m.lw", []byte(b.String()))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "m.lw", b.String())
 	fn := p.Export("f")
 	for _, noInt := range []bool{false, true} {
 		r, err := prepare(input(p), backend.Options{NoInt: noInt})
@@ -86,10 +84,7 @@ func TestTooManyParametersRefusedAtOnce(t *testing.T) {
 	for i := 0; i < 4000; i++ {
 		params = append(params, "p"+itoa(i)+": u8")
 	}
-	p, ds := driver.LoadSource("m.lw", []byte("module m\nexport fn f("+strings.Join(params, ", ")+") -> u8 effects none { return p0 }\n"))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "m.lw", "module m\nexport fn f("+strings.Join(params, ", ")+") -> u8 effects none { return p0 }\n")
 	start := time.Now()
 	_, err := compileArtifact(input(p), backend.Options{})
 	if err == nil || err.Error() != "m.lw:2:1: jcvm: method f needs 4000 local cells (limit 255)" {

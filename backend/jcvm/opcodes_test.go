@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // specOp is an opcode as the JCVM specification numbers it, with its
@@ -176,10 +176,7 @@ func TestOpcodeTable(t *testing.T) {
 	for _, noInt := range []bool{false, true} {
 		for _, storage := range []string{"", "arrays", "pairs"} {
 			for _, mod := range []string{"sha256", "aes"} {
-				p, err := golden.Load(mod)
-				if err != nil {
-					t.Fatal(err)
-				}
+				p := testprog.Stdlib(t, mod)
 				cls, err := compileClass(input(p), backend.Options{NoInt: noInt, Storage: storage})
 				if err != nil {
 					t.Fatalf("%s noInt=%v storage=%q: %v", mod, noInt, storage, err)

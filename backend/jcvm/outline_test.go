@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/sem"
 )
 
@@ -33,10 +33,7 @@ func outlineSource() string {
 // bytes out of line, one method its callers share, and computes what the
 // fully inlined module computes.
 func TestOutlineOverGoal(t *testing.T) {
-	p, ds := driver.LoadSource("outl.lw", []byte(outlineSource()))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "outl.lw", outlineSource())
 	for _, noInt := range []bool{false, true} {
 		opts := backend.Options{NoInt: noInt}
 		io, err := irOptions(opts)
@@ -77,7 +74,7 @@ func TestOutlineOverGoal(t *testing.T) {
 		var got [2][]sem.Value
 		for k, c := range []*Class{inl, cls} {
 			r := &Runner{cls: c, sim: newSim(c), card: Cards["jcop4"]}
-			res, _, err := r.call("run", copyArgs([]sem.Value{v, out}))
+			res, _, err := r.call("run", sem.CopyValues([]sem.Value{v, out}))
 			if err != nil {
 				t.Fatalf("noInt=%v: %v", noInt, err)
 			}

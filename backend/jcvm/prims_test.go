@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -22,10 +22,7 @@ func TestPrimitives(t *testing.T) {
 // their carries) executes the same opcodes, count for count, whatever the
 // operands, at both widths.
 func TestMulWOpcodeCountsFixed(t *testing.T) {
-	p, ds := driver.Load("../testdata/prims.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/prims.lw")
 	r := rand.New(rand.NewSource(golden.Seed(t)))
 	words := []uint64{0, 1, 0xffffffffffffffff, 0x8000000000000000, 0x00000000ffffffff}
 	for range 5 {

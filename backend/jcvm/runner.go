@@ -37,11 +37,24 @@ func init() {
 // compileArtifact renders the class as Java source or JCA text, once it
 // fits the card's limits (unless opts.NoCardLimits).
 func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
-	card, err := cardOf(opts.Card)
+	cls, err := fittedClass(in, opts)
 	if err != nil {
 		return nil, err
 	}
-	cls, err := compileClass(in, opts)
+	switch opts.Emit {
+	case "", "java":
+		return []byte(printJava(cls, "lowent")), nil
+	case "jca":
+		return jcaArtifact(cls, opts)
+	}
+	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java or jca)", opts.Emit)
+}
+
+// fittedClass compiles the class of an artifact and refuses it when it does
+// not fit opts.Card (unless opts.NoCardLimits); opts.Stats receives its
+// figures.
+func fittedClass(in *backend.Input, opts backend.Options) (*Class, error) {
+	card, cls, err := cardClass(in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -55,13 +68,17 @@ func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
 	if err := st.fits(cls, card); err != nil && !opts.NoCardLimits {
 		return nil, err
 	}
-	switch opts.Emit {
-	case "", "java":
-		return []byte(printJava(cls, "lowent")), nil
-	case "jca":
-		return jcaArtifact(cls, opts)
+	return cls, nil
+}
+
+// cardClass is the card opts.Card names and the class compiled for it.
+func cardClass(in *backend.Input, opts backend.Options) (Card, *Class, error) {
+	card, err := cardOf(opts.Card)
+	if err != nil {
+		return Card{}, nil, err
 	}
-	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java or jca)", opts.Emit)
+	cls, err := compileClass(in, opts)
+	return card, cls, err
 }
 
 // Runner runs exports in the simulator.
@@ -72,11 +89,7 @@ type Runner struct {
 }
 
 func prepare(in *backend.Input, opts backend.Options) (backend.Runner, error) {
-	card, err := cardOf(opts.Card)
-	if err != nil {
-		return nil, err
-	}
-	cls, err := compileClass(in, opts)
+	card, cls, err := cardClass(in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -94,25 +107,33 @@ func (r *Runner) call(fn string, args []sem.Value) ([]sem.Value, [256]int64, err
 	if exp == nil {
 		return nil, [256]int64{}, fmt.Errorf("jcvm: %s: %w", fn, errNoExport)
 	}
+	r.sim.Counts = [256]int64{}
+	res, err := simCall(r.sim, r.cls, exp, args)
+	return res, r.sim.Counts, err
+}
+
+// simCall calls export exp of cls, loaded in s, as the applet would:
+// arguments marshalled by the ABI into fresh arrays, results read back
+// from them, the return value and the carry array; a trap at a check is
+// the check's error, a trap with a status word the card's.
+func simCall(s *Sim, cls *Class, exp *Export, args []sem.Value) ([]sem.Value, error) {
 	f := exp.Fn.(*ir.Function)
-	jargs, err := marshal(r.cls.W, f, args)
+	jargs, err := marshal(cls.W, f, args)
 	if err != nil {
-		return nil, [256]int64{}, err
+		return nil, err
 	}
-	s := r.sim
 	s.resetArrays()
-	s.Counts = [256]int64{}
 	cells, refs := argCells(s, jargs)
 	ret, err := s.call(exp.Method, cells)
 	if err != nil {
 		var t *Trap
 		if errors.As(err, &t) && t.Check != nil {
-			return nil, s.Counts, t.Check.Err()
+			return nil, t.Check.Err()
 		}
 		if errors.As(err, &t) && t.SW != 0 {
-			return nil, s.Counts, cardCheckError(t.SW)
+			return nil, cardCheckError(t.SW)
 		}
-		return nil, s.Counts, err
+		return nil, err
 	}
 	for i, ref := range refs {
 		d := s.arrays[ref-1].data
@@ -124,15 +145,14 @@ func (r *Runner) call(fn string, args []sem.Value) ([]sem.Value, [256]int64, err
 			jargs[i].Bytes[j] = byte(d[j])
 		}
 	}
-	rv := retVal{hasRet: len(ret) > 0, carry: s.arrays[s.fields[r.cls.Carry.Field]-1].data}
+	rv := retVal{hasRet: len(ret) > 0, carry: s.arrays[s.fields[cls.Carry.Field]-1].data}
 	switch len(ret) {
 	case 1:
 		rv.ret = int32(ret[0])
 	case 2:
 		rv.ret = join(ret[0], ret[1])
 	}
-	res, err := unmarshal(r.cls.W, f, args, jargs, rv)
-	return res, s.Counts, err
+	return unmarshal(cls.W, f, args, jargs, rv)
 }
 
 // CheckFailed is a run-time check of the program failing on a card (or a

@@ -4,8 +4,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestBlake2bSize checks the size goal of the default layout: BLAKE2b's
@@ -14,10 +13,7 @@ import (
 // share (it was inlined three times, fully unrolled: 315,238 and 715,739
 // bytes).
 func TestBlake2bSize(t *testing.T) {
-	p, err := golden.Load("blake2b")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "blake2b")
 	for _, c := range []struct {
 		noInt bool
 		max   int
@@ -47,10 +43,7 @@ func TestBlake2bSize(t *testing.T) {
 // that the exports call (testdata/regress/calls.lw; TestRegressions runs it
 // against the VM).
 func TestSharedCallee(t *testing.T) {
-	p, ds := driver.Load("testdata/regress/calls.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "testdata/regress/calls.lw")
 	for _, noInt := range []bool{false, true} {
 		cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
@@ -111,10 +104,7 @@ func TestStdlibFitsJcop4(t *testing.T) {
 // (77.5 and 202.6 ms with the 16-round loops rolled, the words in memory),
 // and at most 32 KB of bytecode.
 func TestSHA256Rolled(t *testing.T) {
-	p, err := golden.Load("sha256")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "sha256")
 	for _, c := range []struct {
 		noInt bool
 		ms    float64
@@ -143,10 +133,7 @@ func TestSHA256Rolled(t *testing.T) {
 // class has already (init) gets another name (testdata/regress/names.lw;
 // TestRegressions runs it against the VM).
 func TestMethodNamesUnique(t *testing.T) {
-	p, ds := driver.Load("testdata/regress/names.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "testdata/regress/names.lw")
 	for _, noInt := range []bool{false, true} {
 		cls, err := compileClass(input(p), backend.Options{NoInt: noInt})
 		if err != nil {
@@ -170,10 +157,7 @@ func TestMethodNamesUnique(t *testing.T) {
 // method, rt_carry, not inline (4 bytes a read instead of 20: gcm went
 // from 45,667 to 33,911 bytes).
 func TestCarryIntHelper(t *testing.T) {
-	p, err := golden.Load("gcm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "gcm")
 	cls, err := compileClass(input(p), backend.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -275,10 +259,7 @@ const keccakPair = "testdata/keccak_inplace.lw"
 // taking the state as an array. BLAKE2b's compression, called once a
 // block, stays one shared method (TestBlake2bSize).
 func TestRoundCallsInlined(t *testing.T) {
-	p, ds := driver.Load(keccakPair)
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, keccakPair)
 	for _, c := range []struct {
 		noInt bool
 		max   float64 // ms per block
@@ -309,10 +290,7 @@ func TestOneModuleUsed(t *testing.T) {
 		mod   string
 		noInt bool
 	}{{"gcm", true}, {"sha256", false}, {"aes", false}} {
-		p, err := golden.Load(c.mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, c.mod)
 		in := input(p)
 		cls, err := compileClass(in, backend.Options{NoInt: c.noInt})
 		if err != nil {

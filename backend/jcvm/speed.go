@@ -231,7 +231,7 @@ func newWorkload(cls *Class) *workload {
 	r := &Runner{cls: cls, sim: newSim(cls), card: Cards["jcop4"]}
 	kept := w.calls[:0]
 	for _, c := range w.calls {
-		if _, _, err := r.call(c.export, copyArgs(c.args)); err == nil {
+		if _, _, err := r.call(c.export, sem.CopyValues(c.args)); err == nil {
 			kept = append(kept, c)
 		}
 	}
@@ -246,20 +246,11 @@ func (w *workload) cost(cls *Class) (float64, bool) {
 	r := &Runner{cls: cls, sim: newSim(cls), card: card}
 	ms := 0.0
 	for _, c := range w.calls {
-		_, counts, err := r.call(c.export, copyArgs(c.args))
+		_, counts, err := r.call(c.export, sem.CopyValues(c.args))
 		if err != nil {
 			return 0, false
 		}
 		ms += modeledMs(&counts, card) - card.APDUms
 	}
 	return ms, true
-}
-
-func copyArgs(args []sem.Value) []sem.Value {
-	out := make([]sem.Value, len(args))
-	for i, a := range args {
-		out[i] = a
-		out[i].Elems = append([]uint64(nil), a.Elems...)
-	}
-	return out
 }

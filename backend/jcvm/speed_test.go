@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 )
 
 // TestUnrollWherePays: a function whose loops the default budget left
@@ -30,10 +30,7 @@ func TestUnrollWherePays(t *testing.T) {
 	} {
 		opts := backend.Options{NoInt: c.noInt}
 		ms := slopeMs(t, c.mod, c.export, c.block, opts)
-		p, err := golden.Load(c.mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, c.mod)
 		cls, err := compileClass(input(p), opts)
 		if err != nil {
 			t.Fatal(err)
@@ -65,10 +62,7 @@ func TestRuntimeInlined(t *testing.T) {
 		subByte bool    // rt_sub_bytes stays a method
 	}{{"aes", false, 68, false}, {"aes", true, 74, false}, {"gcm", false, 0, true}} {
 		opts := backend.Options{NoInt: c.noInt}
-		p, err := golden.Load(c.mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, c.mod)
 		cls, err := compileClass(input(p), opts)
 		if err != nil {
 			t.Fatal(err)

@@ -9,9 +9,9 @@ import (
 	llir "github.com/llir/llvm/ir"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/driver/middle"
 	"github.com/lowent/lowentc/internal/backendtest"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/sem"
@@ -60,10 +60,7 @@ func (plainSelector) Builtin(in *ir.Instr) error { return fmt.Errorf("plain: no 
 // load checks src and returns it as the driver hands it to a backend.
 func load(t *testing.T, name, src string) (*lang.Program, *backend.Input) {
 	t.Helper()
-	p, ds := driver.LoadSource(name, []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, name, src)
 	return p, middle.New(p, &backend.Target{Name: "plain", Emits: Emits}, backend.Options{}).Input()
 }
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
-	"github.com/lowent/lowentc/stdlib/golden"
 )
 
 // TestCallConvention calls sha256 the way docs/mos6502.md tells a C64
@@ -19,10 +19,7 @@ import (
 // out returns to the caller with the overlap check's number in trapid and
 // out untouched.
 func TestCallConvention(t *testing.T) {
-	p, err := golden.Load("sha256")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "sha256")
 	for _, opt := range []string{"speed", "size"} {
 		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
 		if err != nil {

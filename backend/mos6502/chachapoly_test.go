@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -19,10 +19,7 @@ import (
 // slope between 2 and 6 blocks, as `bench --block` measures it; both
 // modules' outputs are checked, and the Poly1305 tag too.
 func TestChaChaPolyModule(t *testing.T) {
-	p, ds := driver.Load("testdata/chachapoly.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "testdata/chachapoly.lw")
 	both, err := build(input(p), backend.Options{}, layout{org: runOrg, linear: true})
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -49,21 +49,33 @@ func ctGroups(rng *rand.Rand) map[string][]golden.Case {
 	for range n {
 		add("aes128_encrypt_block", golden.AESBlockCase("", bytes(16), bytes(16)))
 		add("aes128_ctr/len=37", golden.CTRCase("", bytes(16), bytes(16), bytes(37)))
-		key, nonce, aad, pt := bytes(16), bytes(12), bytes(5), bytes(21)
-		add("gcm_seal/aad=5,len=21", golden.GCMSealCase("", key, nonce, aad, pt))
-		ct, tag := golden.GCMSealRef(key, nonce, aad, pt)
-		add("gcm_open/ok", golden.GCMOpenCase("", key, nonce, aad, ct, tag))
 	}
-	// A forged tag is rejected in the same time wherever it differs.
-	key, nonce, aad, pt := bytes(16), bytes(12), bytes(5), bytes(21)
-	ct, tag := golden.GCMSealRef(key, nonce, aad, pt)
+	aeadCTGroups(add, "gcm", 16, n, bytes, golden.GCMSealCase, golden.GCMOpenCase, golden.GCMSealRef)
+	chachaCTGroups(rng, n, add)
+	return g
+}
+
+// aeadCTGroups adds the groups NAME_seal and NAME_open of an AEAD: n
+// seals of random messages and the opens of their ciphertexts, and the
+// opens of one message with its tag forged in each byte (a forged tag is
+// rejected in the same time wherever it differs).
+func aeadCTGroups(add func(string, golden.Case), name string, keyLen, n int, bytes func(int) []byte,
+	seal func(name string, key, nonce, aad, pt []byte) golden.Case,
+	open func(name string, key, nonce, aad, ct, tag []byte) golden.Case,
+	ref func(key, nonce, aad, pt []byte) (ct, tag []byte)) {
+	for range n {
+		key, nonce, aad, pt := bytes(keyLen), bytes(12), bytes(5), bytes(21)
+		add(name+"_seal/aad=5,len=21", seal("", key, nonce, aad, pt))
+		ct, tag := ref(key, nonce, aad, pt)
+		add(name+"_open/ok", open("", key, nonce, aad, ct, tag))
+	}
+	key, nonce, aad, pt := bytes(keyLen), bytes(12), bytes(5), bytes(21)
+	ct, tag := ref(key, nonce, aad, pt)
 	for i := range 16 {
 		bad := append([]byte(nil), tag...)
 		bad[i] ^= 1 << (i % 8)
-		add("gcm_open/forged", golden.GCMOpenCase("", key, nonce, aad, ct, bad))
+		add(name+"_open/forged", open("", key, nonce, aad, ct, bad))
 	}
-	chachaCTGroups(rng, n, add)
-	return g
 }
 
 // ctModule is the stdlib module of a group's export.
@@ -140,10 +152,7 @@ func TestConstantTime(t *testing.T) {
 // do products and quotients of data. Each result is also checked against
 // Go's arithmetic.
 func TestSelectRotateConstantTime(t *testing.T) {
-	p, ds := driver.Load("../testdata/ctops.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/ctops.lw")
 	rng := rand.New(rand.NewSource(goldenSeed(t)))
 	r8 := func(x uint8, k int) uint8 { return bits.RotateLeft8(x, -k) }
 	ref := map[string]func(a []uint64) []uint64{

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/stdlib"
-	"github.com/lowent/lowentc/stdlib/golden"
 )
 
 // stdlibModules lists the top-level stdlib modules (stdlib/NAME.lw).
@@ -39,10 +39,7 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", mod, err)
 		}
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		again, err := buildWith(input(p), backend.Options{}, layout{org: runOrg, linear: true}, first.cfg, codeLimit-runOrg)
 		if err != nil {
 			t.Fatalf("%s: %v", mod, err)

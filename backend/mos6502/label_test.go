@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -22,10 +22,7 @@ export fn divu(x: u16) -> u16 effects none { return x / 3 + x % 7 }
 export fn fn0(x: u32) -> u32 effects none { return x <<< 5 }
 export fn k1(x: u8) -> bool effects none { return x > 200 }
 `
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "t.lw", src)
 	args := map[string][]lang.Value{
 		"trap": {{Word: 41}}, "l3": {{Word: 0x5a}, {Word: 0xc3}}, "hmt": {{Word: 0x123456789}, {Word: 0xfedcba987}},
 		"divu": {{Word: 50000}}, "fn0": {{Word: 0x87654321}}, "k1": {{Word: 201}},

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -17,10 +17,7 @@ import (
 func TestMemoryLimit(t *testing.T) {
 	load := func(src string) *lang.Program {
 		t.Helper()
-		p, ds := driver.LoadSource("m.lw", []byte(src))
-		if len(ds) > 0 {
-			t.Fatal(ds)
-		}
+		p := testprog.Source(t, "m.lw", src)
 		return p
 	}
 	for _, c := range []struct{ name, src, want string }{

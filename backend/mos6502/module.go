@@ -121,41 +121,86 @@ func (mg *modgen) addTable(t []byte) int {
 	return len(mg.tables) - 1
 }
 
-// generate emits the TMP source of m's exports named in only (all when
-// only is nil) and of the functions they call, and the exports' ABIs.
-func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcABI, []*ir.CheckInfo, error) {
+// The package holds two code generators, chosen by the width the module
+// is legalized at:
+//
+//   - the byte generator (W=8; the speed and balanced modes, and size when
+//     the interpreter does not fit): 6502 code for every operation, the
+//     methods of modgen and fgen (module.go, gen.go, ops.go, mem.go,
+//     control.go, rotate.go, addr.go, alloc.go, schedule.go, linear.go,
+//     linmap.go, tabbuild.go, peep.go, helpers.go);
+//   - the size interpreter (W=64, --opt size): interpreter ops for each
+//     word operation, the methods of wmod and wgen (wide.go, wide_ops.go,
+//     wide_interp.go, wide_helpers.go).
+//
+// Each is a codeGen, and generate runs either the same way. They share
+// the module's state, modgen (module.go: the frames of frame.go, the
+// globals and constant tables, the run-time checks and their trap ids,
+// the exports' ABIs and entries, the source's prologue and variable
+// areas), the liveness of live.go, the assembler buffer of asm.go, the
+// entry checks of overlap.go and the run-time helpers of helpers.go (the
+// interpreter's wideHelpers adds its rolled forms); neither calls the
+// other's methods (TestGeneratorsApart keeps it so).
+type codeGen interface {
+	// genFunc generates f (its callees done before) into the module's
+	// code, lays out its frame and returns its ABI; an error is a limit
+	// of the machine or a construct the generator does not handle.
+	genFunc(f *ir.Function, labels map[string]bool) (*funcABI, error)
+	// assemble returns the whole program's source.
+	assemble() string
+}
+
+// newModgen is the state of the generation of m laid out as lay.
+func newModgen(m *ir.Module, lay layout) *modgen {
 	mg := &modgen{m: m, lay: lay, need: map[string]bool{}, tabIdx: map[string]int{}, globals: map[*ir.Array]string{},
 		frames: map[*ir.Function]*frame{}}
 	for i, gl := range m.Globals {
 		mg.globals[gl] = fmt.Sprintf("g%d", i)
 	}
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				err = fmt.Errorf("mos6502: %v", r)
-			}
-		}()
-		labels := reservedLabels(lay)
-		fs := reachable(m, only)
-		mg.zpRes = zpReserve(fs)
-		for _, f := range fs {
-			var abi *funcABI
-			if abi, err = mg.genFunc(f, labels); err != nil {
-				return
-			}
-			if f.Export && (only == nil || only[f.Name]) {
-				mg.funcs = append(mg.funcs, abi)
-			}
-		}
-		if len(mg.checks) > 255 {
-			err = tooManyChecks(mg.checks)
+	return mg
+}
+
+// generate emits the TMP source of m's exports named in only (all when
+// only is nil) and of the functions they call, the exports' ABIs and the
+// run-time checks: with the size interpreter when m is legalized at
+// wideW, else with the byte generator.
+func generate(m *ir.Module, lay layout, only map[string]bool) (string, []*funcABI, []*ir.CheckInfo, error) {
+	mg := newModgen(m, lay)
+	var cg codeGen = mg
+	if m.W == wideW {
+		cg = newWmod(mg)
+	}
+	return generateWith(mg, cg, only)
+}
+
+// generateWith runs the code generator cg over mg's module.
+func generateWith(mg *modgen, cg codeGen, only map[string]bool) (src string, abis []*funcABI, checks []*ir.CheckInfo, err error) {
+	// The package's boundary for the generators' own bugs: an
+	// inconsistency they find (a BUG: panic) or a run-time panic of
+	// theirs is reported as an internal error, never as a Go panic. No
+	// expected outcome passes through here: limits and unsupported
+	// constructs are returned as errors.
+	defer func() {
+		if r := recover(); r != nil {
+			src, abis, checks, err = "", nil, nil, fmt.Errorf("mos6502: internal error: %v", r)
 		}
 	}()
-	if err != nil {
-		return "", nil, nil, err
+	labels := reservedLabels(mg.lay)
+	fs := reachable(mg.m, only)
+	mg.zpRes = zpReserve(fs)
+	for _, f := range fs {
+		abi, err := cg.genFunc(f, labels)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		if f.Export && (only == nil || only[f.Name]) {
+			mg.funcs = append(mg.funcs, abi)
+		}
 	}
-	return mg.assemble(), mg.funcs, mg.checks, nil
+	if len(mg.checks) > 255 {
+		return "", nil, nil, tooManyChecks(mg.checks)
+	}
+	return cg.assemble(), mg.funcs, mg.checks, nil
 }
 
 // reachable returns the functions of m the exports named in only (all
@@ -346,20 +391,29 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	mg.nabs = max(mg.nabs, fr.absEnd)
 	g.a.comment(fmt.Sprintf("%s", f.QualName))
 	if f.Export {
-		abi.Label = entryLabel(f.Name, labels)
-		g.a.label(abi.Label)
-		g.a.op("cld")
-		mg.tableCheck(g.a)
-		g.a.op("tsx")
-		g.a.op("stx savesp")
-		mg.overlapEntry(g.a, f, fr.arrays)
-		abi.Body = fr.label
+		mg.exportEntry(g.a, f, fr, abi, labels)
 	}
 	g.a.label(fr.label)
 	g.forget()
 	g.block(f.Body)
 	mg.frames[f] = fr
 	return abi, nil
+}
+
+// exportEntry emits the entry of export f into a: its label (in labels,
+// and in abi), the check that the tables are built (tabbuild.go), the
+// stack pointer saved for traps and the entry checks of its array
+// parameters (overlap.go); then falls into the body fr.label, which calls
+// from other functions jump to (abi.Body).
+func (mg *modgen) exportEntry(a *asmBuf, f *ir.Function, fr *frame, abi *funcABI, labels map[string]bool) {
+	abi.Label = entryLabel(f.Name, labels)
+	a.label(abi.Label)
+	a.op("cld")
+	mg.tableCheck(a)
+	a.op("tsx")
+	a.op("stx savesp")
+	mg.overlapEntry(a, f, fr.arrays)
+	abi.Body = fr.label
 }
 
 // callPositions returns the liveness positions of the calls in b.

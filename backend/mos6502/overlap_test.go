@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
 )
@@ -155,10 +155,7 @@ func TestInPlaceAndOverlap6502(t *testing.T) {
 // give, in place, the reference VM's answer with separate buffers, in
 // both modes; a partial overlap is refused there too.
 func TestInPlaceLoops6502(t *testing.T) {
-	p, ds := driver.Load("../testdata/inplace.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/inplace.lw")
 	for _, opt := range []string{"speed", "size"} {
 		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
 		if err != nil {
@@ -239,10 +236,7 @@ export fn g(a: []u8, b: mut []u8, c: [4]u8, d: mut []u16, e: [3]u32) effects tra
     }
 }
 `
-	p, ds := driver.LoadSource("ovf.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "ovf.lw", src)
 	for _, opt := range []string{"speed", "size"} {
 		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
 		if err != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
@@ -42,10 +42,7 @@ export fn swap(x: u8) -> u8 effects none {
     return a ^ (b << 1)
 }
 `
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "t.lw", src)
 	prog, err := buildSeen(input(p), backend.Options{}, layout{org: runOrg, linear: true}, config{unroll: 0, inline: ir.InlineNone}, 0x8000, nil)
 	if err != nil {
 		t.Fatal(err)

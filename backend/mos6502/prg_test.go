@@ -10,6 +10,7 @@ import (
 
 	"github.com/beevik/go6502/cpu"
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 )
@@ -67,10 +68,7 @@ func (m *cia2) LoadByte(addr uint16) byte {
 func TestPRG(t *testing.T) {
 	for _, opt := range []string{"speed", "balanced", "size"} {
 		t.Run(opt, func(t *testing.T) {
-			p, err := golden.Load("sha256")
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := testprog.Stdlib(t, "sha256")
 			blanked := runPRG(t, p, opt, true)
 			// The runner under the model the program times its hash in.
 			prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
@@ -262,10 +260,7 @@ func runPRGEntry(t *testing.T, p *lang.Program, entry, opt string, blank bool, w
 // it in the emulator as TestPRG does, and checks the 64 printed bytes
 // against the golden reference; then the choices --entry refuses.
 func TestPRGEntry(t *testing.T) {
-	p, err := golden.Load("blake2b")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "blake2b")
 	want := golden.Blake2bRef(nil, []byte("Hello C64"), 64)
 	for _, entry := range []string{"", "blake2b"} {
 		r := runPRGEntry(t, p, entry, "speed", true, want)
@@ -280,10 +275,7 @@ func TestPRGEntry(t *testing.T) {
 			t.Errorf("--entry %s: error %v, want %q", entry, err, msg)
 		}
 	}
-	sha, err := golden.Load("sha256")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sha := testprog.Stdlib(t, "sha256")
 	if _, err := compileArtifact(input(sha), backend.Options{Emit: "prg", Entry: "blake2b"}); err == nil || !strings.Contains(err.Error(), "exports of that shape: sha256") {
 		t.Errorf("sha256.lw --entry blake2b: error %v", err)
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -21,10 +21,7 @@ func TestPrimitives(t *testing.T) {
 // cycles whatever the operands: the byte multiply they call adds a masked
 // multiplicand instead of branching on the multiplier's bits.
 func TestMulConstantTime(t *testing.T) {
-	p, ds := driver.Load("../testdata/prims.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "../testdata/prims.lw")
 	rng := rand.New(rand.NewSource(goldenSeed(t)))
 	words := []uint64{0, 1, 0xffffffffffffffff, 0x8000000000000000, 0x0101010101010101}
 	for range 6 {

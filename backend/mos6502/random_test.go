@@ -3,15 +3,11 @@ package mos6502
 import (
 	"fmt"
 	"runtime"
-	"sort"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/internal/randprog/backendcheck"
-	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
 )
 
@@ -31,124 +27,55 @@ const randomBalancedEvery = 4
 // randomSets is the number of argument sets each export is run on.
 const randomSets = 3
 
-// randomRefuseShare is the largest share of programs (percent) the target
-// may refuse for its genuine limits (memory, zero page).
-const randomRefuseShare = 3
-
-// randomResult is what one seed in one mode did.
-type randomResult struct {
-	seed     uint64
-	mode     string
-	mismatch string
-	refused  error
-	lint     []string
-	dur      time.Duration
-}
+// randomRefuseShare is the largest share of programs the target may
+// refuse for its genuine limits (memory, zero page).
+const randomRefuseShare = 0.03
 
 // TestRandomPrograms compiles random well-typed programs (the generator
 // the IR is tested with) for the 6502, in the default mode and --opt size
-// (and one seed in randomBalancedEvery with --opt balanced),
-// lints the emitted source and compares every export's outcome with the
-// reference VM's on several argument sets.
+// (and one seed in randomBalancedEvery with --opt balanced), lints the
+// emitted source and compares every export's outcome with the reference
+// VM's on several argument sets (backendcheck.Campaign). The large
+// programs (one seed in sixteen) take longest to build (the configuration
+// search): they start first, so that no one of them is the tail; twice as
+// many workers as cores, since 64tass runs outside the process.
 func TestRandomPrograms(t *testing.T) {
-	n := backendcheck.EnvUint(t, "LOWENT_RANDPROG_N", uint64(testlong.Count(randomDefaultN, randomLongN)))
-	seed0 := backendcheck.EnvUint(t, "LOWENT_RANDPROG_SEED0", 1)
-	type job struct {
-		seed uint64
-		opt  string
+	mode := func(name, opt string, every uint64) backendcheck.Mode {
+		return backendcheck.Mode{Name: name, Every: every, Prepare: func(_ uint64, p *lang.Program) (randprog.Target, error) {
+			return randomTarget(p, opt)
+		}}
 	}
-	var jobs []job
-	for s := seed0; s < seed0+n; s++ {
-		jobs = append(jobs, job{s, ""}, job{s, "size"})
-		if s%randomBalancedEvery == 0 {
-			jobs = append(jobs, job{s, "balanced"})
-		}
-	}
-	// The large programs (one seed in sixteen) take longest to build (the
-	// configuration search): first, so that no one of them is the tail.
-	// Twice as many workers as cores: 64tass runs outside the process.
-	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].seed%16 == 7 && jobs[j].seed%16 != 7 })
-	results := make([]randomResult, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = runRandom(jobs[i].seed, jobs[i].opt)
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	backendcheck.Campaign{Pkg: "./backend/mos6502",
+		Modes:    []backendcheck.Mode{mode("speed", "", 0), mode("size", "size", 0), mode("balanced", "balanced", randomBalancedEvery)},
+		DefaultN: randomDefaultN, LongN: randomLongN, Sets: randomSets, MaxRefused: randomRefuseShare,
+		Workers: 2 * runtime.GOMAXPROCS(0), First: func(seed uint64) bool { return seed%16 == 7 }}.Run(t)
+}
 
-	runs := map[string]int{}
-	refused := map[string]int{}
-	failed := 0
-	for _, r := range results {
-		mode := r.mode
-		runs[mode]++
-		replay := fmt.Sprintf("replay: LOWENT_RANDPROG_SEED0=%d LOWENT_RANDPROG_N=1 go test ./backend/mos6502 -run TestRandomPrograms -v", r.seed)
-		switch {
-		case r.mismatch != "":
-			failed++
-			t.Errorf("%s: %s\n%s", mode, r.mismatch, replay)
-		case r.refused != nil && backendcheck.IsInternal(r.refused):
-			failed++
-			t.Errorf("seed %d %s: internal error: %v\n%s", r.seed, mode, r.refused, replay)
-		case r.refused != nil:
-			refused[mode]++
-			t.Logf("seed %d %s: refused: %v", r.seed, mode, r.refused)
-		case len(r.lint) > 0:
-			failed++
-			t.Errorf("seed %d %s: not TMP source: %v\n%s", r.seed, mode, r.lint, replay)
-		}
+// randomTarget builds p with --opt opt and refuses it, as an internal
+// error, when the emitted source is not TMP source.
+func randomTarget(p *lang.Program, opt string) (randprog.Target, error) {
+	prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+	if err != nil {
+		return nil, err
 	}
-	for _, mode := range []string{"speed", "size", "balanced"} {
-		t.Logf("%s: %d programs, %d refused for target limits", mode, runs[mode], refused[mode])
-		if refused[mode]*100 > randomRefuseShare*runs[mode] {
-			t.Errorf("%s: %d of %d programs refused, more than %d%%", mode, refused[mode], runs[mode], randomRefuseShare)
-		}
+	if errs := Lint(prog.src); len(errs) > 0 {
+		return nil, fmt.Errorf("internal: the emitted program is not TMP source: %v", errs[:min(3, len(errs))])
 	}
-	slow := append([]randomResult(nil), results...)
-	sort.Slice(slow, func(i, j int) bool { return slow[i].dur > slow[j].dur })
-	for _, r := range slow[:min(3, len(slow))] {
-		t.Logf("slowest: seed %d %s: %v", r.seed, r.mode, r.dur.Round(time.Millisecond))
-	}
-	if failed > 0 {
-		t.Logf("%d failures", failed)
-	}
+	return backendcheck.FromRunner(&Runner{prog: prog}), nil
+}
+
+// randomResult is what the program of one seed did in one mode.
+type randomResult struct {
+	mismatch string
+	refused  error
 }
 
 // runRandom checks the program of seed in one mode ("" for speed, "size",
-// "balanced").
-func runRandom(seed uint64, opt string) (res randomResult) {
-	start := time.Now()
-	defer func() { res.dur = time.Since(start) }()
-	res = randomResult{seed: seed, mode: "speed"}
-	if opt != "" {
-		res.mode = opt
-	}
-	res.mismatch, res.refused = randprog.CheckTarget(seed, randomSets, func(p *lang.Program) (_ randprog.Target, err error) {
-		defer func() {
-			if x := recover(); x != nil {
-				err = fmt.Errorf("internal: the backend panicked: %v", x)
-			}
-		}()
-		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
-		if err != nil {
-			return nil, err
-		}
-		if errs := Lint(prog.src); len(errs) > 0 {
-			for _, e := range errs[:min(3, len(errs))] {
-				res.lint = append(res.lint, fmt.Sprint(e))
-			}
-		}
-		return backendcheck.FromRunner(&Runner{prog: prog}), nil
+// "balanced"), as TestRandomPrograms does: the replay of one seed in a
+// regression test.
+func runRandom(seed uint64, opt string) (r randomResult) {
+	r.mismatch, r.refused = randprog.CheckTarget(seed, randomSets, func(p *lang.Program) (randprog.Target, error) {
+		return randomTarget(p, opt)
 	})
-	return res
+	return r
 }

@@ -63,12 +63,7 @@ func (r *Runner) CostCap() float64 {
 
 // Measure returns the cycles of one call (the emulator is deterministic).
 func (r *Runner) Measure(fn string, args []sem.Value) (backend.Cost, error) {
-	cp := make([]sem.Value, len(args))
-	for i, a := range args {
-		cp[i] = a
-		cp[i].Elems = append([]uint64(nil), a.Elems...)
-	}
-	_, cycles, err := r.prog.call(fn, cp)
+	_, cycles, err := r.prog.call(fn, sem.CopyValues(args))
 	if err != nil {
 		return backend.Cost{}, err
 	}

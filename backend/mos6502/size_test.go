@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
@@ -32,11 +33,9 @@ const sizeCasesPerExport = 6
 func TestOptSize(t *testing.T) {
 	all := golden.Cases(goldenSeed(t))
 	for _, mod := range []string{"sha256", "blake2b", "ghash", "aes", "gcm", "sha512", "sha3", "chacha20", "poly1305", "chacha20poly1305"} {
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		var prog *program
+		var err error
 		if sizeFits[mod] {
 			prog, err = build(input(p), backend.Options{Opt: "size"}, layout{org: runOrg})
 			if err == nil && prog.cfg.w != wideW {
@@ -64,10 +63,7 @@ func TestOptSize(t *testing.T) {
 func TestOptSizeBytes(t *testing.T) {
 	all := golden.Cases(goldenSeed(t))
 	for _, mod := range []string{"sha256", "blake2b"} {
-		p, err := golden.Load(mod)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, mod)
 		prog, err := buildWith(input(p), backend.Options{Opt: "size"}, layout{org: runOrg, size: true}, config{unroll: 0, inline: ir.InlineNone}, codeLimit-runOrg)
 		if err != nil {
 			t.Fatalf("%s: %v", mod, err)

@@ -471,11 +471,7 @@ func buildModule(m *ir.Module, lay layout, c config, limit int) (*program, error
 		}
 		only = map[string]bool{lay.entry: true}
 	}
-	gen := generate
-	if m.W == wideW {
-		gen = generateWide
-	}
-	src, abis, checks, err := gen(m, lay, only)
+	src, abis, checks, err := generate(m, lay, only)
 	if err != nil {
 		return nil, err
 	}

@@ -18,53 +18,25 @@ import (
 // wideW is the legalization width the size generator takes.
 const wideW = 64
 
-// wUnsupported is raised for IR the size generator does not handle;
-// build then falls back to the byte generator.
-type wUnsupported struct{ msg string }
-
-// wmod generates one module in size mode.
+// wmod generates one module in size mode: the codeGen of the size
+// interpreter (module.go), over the module state it shares with the byte
+// generator.
 type wmod struct {
 	*modgen
 	interp  wInterp
 	consts  map[string]string
 	cdata   [][]byte
 	lastLbl int
+	// err is the first construct the size generator does not handle (an
+	// element wider than 8 bytes, a loop with more than one index, ...):
+	// once set, nothing more is emitted, and genFunc returns it as a
+	// fitError, so that build falls back to the byte generator.
+	err error
 }
 
-// generateWide is generate for the size interpreter.
-func generateWide(m *ir.Module, lay layout, only map[string]bool) (src string, abis []*funcABI, checks []*ir.CheckInfo, err error) {
-	if m.W != wideW {
-		panic(fmt.Sprintf("BUG: mos6502: size generator given W=%d", m.W))
-	}
-	w := &wmod{modgen: &modgen{m: m, lay: lay, need: map[string]bool{}, tabIdx: map[string]int{},
-		globals: map[*ir.Array]string{}, frames: map[*ir.Function]*frame{}},
-		interp: wInterp{codes: map[string]int{}}, consts: map[string]string{}}
-	for i, gl := range m.Globals {
-		w.globals[gl] = fmt.Sprintf("g%d", i)
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			if u, ok := r.(wUnsupported); ok {
-				err = &fitError{msg: "mos6502: size generator: " + u.msg}
-				return
-			}
-			panic(r)
-		}
-	}()
-	labels := reservedLabels(lay)
-	for _, f := range reachable(m, only) {
-		abi, err := w.genFunc(f, labels)
-		if err != nil {
-			return "", nil, nil, err
-		}
-		if f.Export && (only == nil || only[f.Name]) {
-			w.funcs = append(w.funcs, abi)
-		}
-	}
-	if len(w.checks) > 255 {
-		return "", nil, nil, tooManyChecks(w.checks)
-	}
-	return w.assembleWide(), w.funcs, w.checks, nil
+// newWmod is the size interpreter's generator of mg's module.
+func newWmod(mg *modgen) *wmod {
+	return &wmod{modgen: mg, interp: wInterp{codes: map[string]int{}}, consts: map[string]string{}}
 }
 
 // typeBytes is the storage size of a value or element of type t.
@@ -73,14 +45,16 @@ func typeBytes(t ir.Type) int { return max(1, t.Bits()/8) }
 // elemBytes is the size of one element of arr.
 func elemBytes(arr *ir.Array) int { return typeBytes(arr.Elem) * arr.Per }
 
-// log2 returns k with 1<<k == n, n a power of two up to 8.
-func log2(n int) int {
+// log2 returns k with 1<<k == n, n a power of two up to 8; another n is
+// a construct the size generator does not handle.
+func (g *wgen) log2(n int) int {
 	for k := 0; k < 4; k++ {
 		if 1<<k == n {
 			return k
 		}
 	}
-	panic(wUnsupported{fmt.Sprintf("element of %d bytes", n)})
+	g.refuse(fmt.Sprintf("element of %d bytes", n))
+	return 0
 }
 
 // konst returns the label of a pool constant holding the n bytes of c.
@@ -178,17 +152,14 @@ func (w *wmod) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, error)
 	w.nabs = max(w.nabs, fa.abs)
 	g.a.comment(f.QualName)
 	if f.Export {
-		abi.Label = entryLabel(f.Name, labels)
-		g.a.label(abi.Label)
-		g.a.op("cld")
-		g.a.op("tsx")
-		g.a.op("stx savesp")
-		w.overlapEntry(g.a, f, fr.arrays)
-		abi.Body = fr.label
+		w.exportEntry(g.a, f, fr, abi, labels)
 	}
 	g.a.label(fr.label)
 	g.a.op("jsr wop")
 	g.block(f.Body)
+	if w.err != nil {
+		return nil, w.err
+	}
 	w.frames[f] = fr
 	return abi, nil
 }
@@ -317,14 +288,20 @@ func (g *wgen) block(b *ir.Block) {
 	}
 }
 
-func (g *wgen) unsupported(in *ir.Instr) {
-	panic(wUnsupported{fmt.Sprintf("%s: %s", g.f.Name, in.Op)})
+// unsupported records that the size generator does not handle in.
+func (g *wgen) unsupported(in *ir.Instr) { g.refuse(fmt.Sprintf("%s: %s", g.f.Name, in.Op)) }
+
+// refuse records the first construct the size generator does not handle.
+func (g *wgen) refuse(what string) {
+	if g.w.err == nil {
+		g.w.err = &fitError{msg: "mos6502: size generator: " + what}
+	}
 }
 
-// assembleWide puts the size-mode program together: tables, constant
-// globals and the constant pool, code, helpers and the interpreter, then
-// the variable areas.
-func (w *wmod) assembleWide() string {
+// assemble puts the size-mode program together: tables, constant globals
+// and the constant pool, code, helpers and the interpreter, then the
+// variable areas.
+func (w *wmod) assemble() string {
 	var out asmBuf
 	w.prologue(&out, " (--opt size)")
 	for _, gl := range w.m.Globals {

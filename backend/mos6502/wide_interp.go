@@ -72,55 +72,11 @@ whzext2  sta ($06),y
          cpy $05
          bne whzext1
          jmp wnext`},
-	"xor": {7, nil, `
-whxor    ldy #$00
-whxor1   lda ($08),y
-         eor ($0a),y
-         sta ($06),y
-         iny
-         cpy $05
-         bne whxor1
-         jmp wnext`},
-	"and": {7, nil, `
-whand    ldy #$00
-whand1   lda ($08),y
-         and ($0a),y
-         sta ($06),y
-         iny
-         cpy $05
-         bne whand1
-         jmp wnext`},
-	"or": {7, nil, `
-whor     ldy #$00
-whor1    lda ($08),y
-         ora ($0a),y
-         sta ($06),y
-         iny
-         cpy $05
-         bne whor1
-         jmp wnext`},
-	"add": {7, nil, `
-whadd    ldy #$00
-         ldx $05
-         clc
-whadd1   lda ($08),y
-         adc ($0a),y
-         sta ($06),y
-         iny
-         dex
-         bne whadd1
-         jmp wnext`},
-	"sub": {7, nil, `
-whsub    ldy #$00
-         ldx $05
-         sec
-whsub1   lda ($08),y
-         sbc ($0a),y
-         sta ($06),y
-         iny
-         dex
-         bne whsub1
-         jmp wnext`},
+	"xor": byteWiseHandler("xor", "", "eor"),
+	"and": byteWiseHandler("and", "", "and"),
+	"or":  byteWiseHandler("or", "", "ora"),
+	"add": byteWiseHandler("add", "clc", "adc"),
+	"sub": byteWiseHandler("sub", "sec", "sbc"),
 	"inc": {3, nil, `
 whinc    ldy #$00
 whinc1   lda ($06),y
@@ -254,26 +210,10 @@ whbrr    ldy #$00
          jmp wnext`},
 	// The run-time shifts set up d and the count ($08) and continue in
 	// the handler of the constant 1-bit steps.
-	"vsl": {8, []string{"vamt", "sl1", "bsl"}, `
-whvsl    jsr wvshf
-         beq whvsl1
-         jmp whbsl
-whvsl1   jmp wnext`},
-	"vsr": {8, []string{"vamt", "sr1", "bsr"}, `
-whvsr    jsr wvshf
-         beq whvsr1
-         jmp whbsr
-whvsr1   jmp wnext`},
-	"vrl": {8, []string{"vamt", "sl1", "brl"}, `
-whvrl    jsr wvrot
-         beq whvrl1
-         jmp whbrl
-whvrl1   jmp wnext`},
-	"vrr": {8, []string{"vamt", "sr1", "brr"}, `
-whvrr    jsr wvrot
-         beq whvrr1
-         jmp whbrr
-whvrr1   jmp wnext`},
+	"vsl": varShiftHandler("vsl", "vshf", "sl1", "bsl"),
+	"vsr": varShiftHandler("vsr", "vshf", "sr1", "bsr"),
+	"vrl": varShiftHandler("vrl", "vrot", "sl1", "brl"),
+	"vrr": varShiftHandler("vrr", "vrot", "sr1", "brr"),
 	// mul adds b and'ed with the mask 0 - (the multiplier bit shifted out
 	// into C) at every step: no branch on the operands' bits.
 	"mul": {7, []string{"ld3", "shl", "out"}, `
@@ -332,54 +272,10 @@ whdivu   ldx #$00
 	"remu": {7, []string{"div"}, `
 whremu   ldx #wr-wq
          jmp wdiv`},
-	"ld": {8, []string{"addr"}, `
-whld     jsr waddr
-         ldy $05
-         dey
-whld1    lda ($0e),y
-         sta ($0b),y
-         dey
-         bpl whld1
-         jmp wnext`},
-	"st": {8, []string{"addr"}, `
-whst     jsr waddr
-         ldy $05
-         dey
-whst1    lda ($0b),y
-         sta ($0e),y
-         dey
-         bpl whst1
-         jmp wnext`},
-	"ldr": {8, []string{"addr"}, `
-whldr    jsr waddr
-         ldy #$00
-whldr1   lda ($0e),y
-         pha
-         iny
-         cpy $05
-         bne whldr1
-         ldy #$00
-whldr2   pla
-         sta ($0b),y
-         iny
-         cpy $05
-         bne whldr2
-         jmp wnext`},
-	"str": {8, []string{"addr"}, `
-whstr    jsr waddr
-         ldy #$00
-whstr1   lda ($0b),y
-         pha
-         iny
-         cpy $05
-         bne whstr1
-         ldy #$00
-whstr2   pla
-         sta ($0e),y
-         iny
-         cpy $05
-         bne whstr2
-         jmp wnext`},
+	"ld":  memCopyHandler("ld", "$0e", "$0b"),
+	"st":  memCopyHandler("st", "$0b", "$0e"),
+	"ldr": memReverseHandler("ldr", "$0e", "$0b"),
+	"str": memReverseHandler("str", "$0b", "$0e"),
 	"ptr": {6, []string{"addr"}, `
 whptr    jsr waddr
          ldx $05
@@ -424,6 +320,54 @@ whchk    ldy #$00
          ldx $07
          jmp trap
 whchk1   jmp wnext`},
+}
+
+// varShiftHandler is the handler of the run-time shift or rotate NAME:
+// the routine setup (wvshf, wvrot) sets up d and the count, and a count
+// other than zero continues in the handler of the constant 1-bit steps,
+// step, which calls the routine bit.
+func varShiftHandler(name, setup, bit, step string) wHandler {
+	label := fmt.Sprintf("%-9s", "wh"+name+"1")
+	return wHandler{8, []string{"vamt", bit, step}, fmt.Sprintf("\nwh%-7sjsr w%s\n         beq wh%s1\n         jmp wh%s\n%sjmp wnext",
+		name, setup, name, step, label)}
+}
+
+// memCopyHandler is the handler of the load or store NAME: waddr computes
+// the element's address, then the n bytes are copied, highest first, from
+// the value the pointer at from addresses to the one at to (the element
+// at $0e, the value at $0b).
+func memCopyHandler(name, from, to string) wHandler {
+	return wHandler{8, []string{"addr"}, fmt.Sprintf("\nwh%-7sjsr waddr\n         ldy $05\n         dey\n"+
+		"%-9slda (%s),y\n         sta (%s),y\n         dey\n         bpl wh%s1\n         jmp wnext",
+		name, "wh"+name+"1", from, to, name)}
+}
+
+// memReverseHandler is the handler of the byte-reversed load or store
+// NAME: as memCopyHandler's, with the bytes pushed on the stack in order
+// and pulled back into the other value.
+func memReverseHandler(name, from, to string) wHandler {
+	loop := func(n, insn string) string {
+		return fmt.Sprintf("%-9s%s\n         iny\n         cpy $05\n         bne wh%s%s\n", "wh"+name+n, insn, name, n)
+	}
+	return wHandler{8, []string{"addr"}, fmt.Sprintf("\nwh%-7sjsr waddr\n         ldy #$00\n", name) +
+		loop("1", "lda ("+from+"),y\n         pha") + "         ldy #$00\n" +
+		loop("2", "pla\n         sta ("+to+"),y") + "         jmp wnext"}
+}
+
+// byteWiseHandler is the handler of the binop NAME that computes d = a OP
+// b byte by byte, lowest first, with the 6502 instruction insn; with a
+// carry instruction first (clc, sec), the carry runs through the bytes.
+func byteWiseHandler(name, carry, insn string) wHandler {
+	label := func(suffix string) string { return fmt.Sprintf("%-9s", "wh"+name+suffix) }
+	body := "\n" + label("") + "ldy #$00\n"
+	loop := "         iny\n         cpy $05\n"
+	if carry != "" {
+		body += "         ldx $05\n         " + carry + "\n"
+		loop = "         iny\n         dex\n"
+	}
+	body += label("1") + "lda ($08),y\n         " + insn + " ($0a),y\n         sta ($06),y\n" + loop +
+		"         bne wh" + name + "1\n         jmp wnext"
+	return wHandler{7, nil, body}
 }
 
 // wShared are the routines handlers share.

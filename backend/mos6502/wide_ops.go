@@ -8,6 +8,9 @@ import (
 
 // instr emits the interpreter ops of one IR instruction (size mode).
 func (g *wgen) instr(in *ir.Instr) {
+	if g.w.err != nil {
+		return // the module is refused: nothing more is emitted
+	}
 	var r *ir.Value
 	n := 0
 	if len(in.Results) > 0 {
@@ -190,6 +193,7 @@ func (g *wgen) mem(in *ir.Instr, v, idx *ir.Value) {
 	if in.Op != ir.OpLoad && in.Op != ir.OpStore {
 		if esz != 1 {
 			g.unsupported(in)
+			return
 		}
 		n = int(in.Aux) / 8
 		if n == 1 {
@@ -197,7 +201,7 @@ func (g *wgen) mem(in *ir.Instr, v, idx *ir.Value) {
 		}
 	}
 	base, sk := g.arrBase(in.Arr)
-	g.op(name, wb(n), wb(sk|log2(esz)), base, ww(g.val(idx)), ww(g.val(v)))
+	g.op(name, wb(n), wb(sk|g.log2(esz)), base, ww(g.val(idx)), ww(g.val(v)))
 }
 
 // call copies the arguments into the callee's frame (array regions as
@@ -214,7 +218,7 @@ func (g *wgen) call(in *ir.Instr) {
 	for i, arr := range in.Arrs {
 		off, ln := in.Args[ns+2*i], in.Args[ns+2*i+1]
 		base, sk := g.arrBase(arr)
-		g.op("ptr", wb(fr.arrays[i].ptr), wb(sk|log2(elemBytes(arr))), base, ww(g.val(off)))
+		g.op("ptr", wb(fr.arrays[i].ptr), wb(sk|g.log2(elemBytes(arr))), base, ww(g.val(off)))
 		if l := fr.arrays[i].len; l != 0 {
 			g.mov(2, fmt.Sprintf("$%04x", l), g.val(ln))
 		}
@@ -266,6 +270,7 @@ func (g *wgen) forOp(in *ir.Instr) {
 	nidx := len(body.Params) - k
 	if nidx != 1 {
 		g.unsupported(in)
+		return
 	}
 	lo, hi, inits := in.Args[0], in.Args[1], in.Args[2:]
 	idx, iters := body.Params[0], body.Params[1:]

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/vm"
@@ -41,10 +41,7 @@ func zpChainSrc() string {
 // the two-chain Poly1305 did in every configuration); with it the program
 // builds and agrees with the VM.
 func TestZeroPageChain(t *testing.T) {
-	p, ds := driver.LoadSource("m.lw", []byte(zpChainSrc()))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "m.lw", zpChainSrc())
 	c := config{unroll: 0, inline: ir.InlineNone}
 	_, err := buildWith(input(p), backend.Options{}, layout{org: runOrg, linear: true}, c, codeLimit-runOrg)
 	if fe, ok := err.(*fitError); !ok || !fe.zp {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
 	"github.com/lowent/lowentc/vm"
@@ -84,10 +84,7 @@ func jsWords(v lang.Value) string {
 
 func TestJSModule(t *testing.T) {
 	dir := t.TempDir()
-	p, ds := driver.Load("testdata/jsapi.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "testdata/jsapi.lw")
 	emitJS(t, p, dir)
 	got := runNode(t, dir, `import * as m from "./jsapi.mjs";
 const out = {};
@@ -168,10 +165,7 @@ console.log(JSON.stringify(out));
 // fault; open returns a boolean and leaves pt alone on a bad tag.
 func TestJSModuleAEAD(t *testing.T) {
 	dir := t.TempDir()
-	p, err := golden.Load("chacha20poly1305")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, "chacha20poly1305")
 	emitJS(t, p, dir)
 	got := runNode(t, dir, `import * as m from "./chacha20poly1305.mjs";
 const out = {};
@@ -234,7 +228,7 @@ console.log(JSON.stringify(out));
 	}
 	check("overlap", []any{"LowentError", ctPos + ": fault: chacha20_poly1305_seal: requires ct and pt the same buffer or disjoint does not hold", 1})
 	check("overlapUntouched", true)
-	_, err = vmRun(t, p, "chacha20_poly1305_seal", golden.Bytes(key), golden.Bytes(nonce), golden.Bytes(aad), golden.Bytes(pt), golden.Bytes(make([]byte, 99)), tag)
+	_, err := vmRun(t, p, "chacha20_poly1305_seal", golden.Bytes(key), golden.Bytes(nonce), golden.Bytes(aad), golden.Bytes(pt), golden.Bytes(make([]byte, 99)), tag)
 	if err == nil {
 		t.Fatal("the VM accepts a short ct")
 	}
@@ -247,10 +241,7 @@ console.log(JSON.stringify(out));
 // types of its parameters and results, under its Lowent name, and
 // renames parameters JavaScript reserves.
 func TestDeclarations(t *testing.T) {
-	p, ds := driver.Load("testdata/jsapi.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "testdata/jsapi.lw")
 	dts, err := Compile(input(p), backend.Options{Emit: "dts"})
 	if err != nil {
 		t.Fatal(err)
@@ -284,10 +275,7 @@ func TestMissingTool(t *testing.T) {
 // TestMeasure: the driver's measure mode (lowentc bench) times calls and
 // keeps the protocol: a call after it still gets its answer.
 func TestMeasure(t *testing.T) {
-	p, ds := driver.Load("testdata/jsapi.lw")
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Load(t, "testdata/jsapi.lw")
 	r, err := Prepare(input(p), backend.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -325,10 +313,7 @@ func TestJSGoldenCases(t *testing.T) {
 			t.Fatalf("no official cases of %s", mod)
 		}
 		t.Run(mod, func(t *testing.T) {
-			p, err := golden.Load(mod)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := testprog.Stdlib(t, mod)
 			dir := t.TempDir()
 			emitJS(t, p, dir)
 			var js strings.Builder

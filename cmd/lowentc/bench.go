@@ -25,12 +25,9 @@ const (
 // block fitted over 1..32 blocks of --block bytes. NAME=VALUE arguments fix
 // inputs that would otherwise be generated.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, onBench)
-	if o != nil {
-		o.dumpTo = stderr
-	}
-	if err != nil {
-		return usageError(stderr, "bench: %v", err)
+	o, code := parseCommand(args, onBench, "bench: ", stderr)
+	if o == nil {
+		return code
 	}
 	if len(o.args) < 2 {
 		return usageError(stderr, "bench needs FILE.lw ENTRY [NAME=VALUE ...]")

@@ -11,9 +11,9 @@ import (
 // cmdCheck parses and checks each file; -v prints every function's effects
 // and hardware features.
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, onCheck)
-	if err != nil {
-		return usageError(stderr, "check: %v", err)
+	o, code := parseCommand(args, onCheck, "check: ", stderr)
+	if o == nil {
+		return code
 	}
 	if len(o.args) == 0 {
 		return usageError(stderr, "check needs at least one FILE.lw")

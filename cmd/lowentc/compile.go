@@ -21,12 +21,9 @@ import (
 
 // cmdCompile compiles one file for a target and writes the artifact.
 func cmdCompile(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, onCompile)
-	if o != nil {
-		o.dumpTo = stderr
-	}
-	if err != nil {
-		return usageError(stderr, "%v", err)
+	o, code := parseCommand(args, onCompile, "", stderr)
+	if o == nil {
+		return code
 	}
 	if o.dump == "help" {
 		fmt.Fprintln(stdout, "passes: "+strings.Join(ir.PassNames(), " ")+" (or all)")

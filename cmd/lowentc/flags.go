@@ -169,6 +169,18 @@ func setInt(dst *int, v string) error {
 	return nil
 }
 
+// parseCommand reads the flags of command cmd from args, with -d dump's
+// output going to stderr. On a bad flag it reports a usage error (its
+// message after prefix) and returns nil and the exit status.
+func parseCommand(args []string, cmd command, prefix string, stderr io.Writer) (*options, int) {
+	o, err := parseFlags(args, cmd)
+	if err != nil {
+		return nil, usageError(stderr, "%s%v", prefix, err)
+	}
+	o.dumpTo = stderr
+	return o, exitOK
+}
+
 // parseFlags reads args, accepting only the flags of cmd. A word after
 // `--` is always positional.
 func parseFlags(args []string, cmd command) (*options, error) {

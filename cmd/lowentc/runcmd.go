@@ -16,12 +16,9 @@ var traceOut io.Writer = os.Stderr
 
 // cmdRun calls one export with arguments from the command line.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args, onRun)
-	if o != nil {
-		o.dumpTo = stderr
-	}
-	if err != nil {
-		return usageError(stderr, "run: %v", err)
+	o, code := parseCommand(args, onRun, "run: ", stderr)
+	if o == nil {
+		return code
 	}
 	if len(o.args) < 2 {
 		return usageError(stderr, "run needs FILE.lw ENTRY [NAME=VALUE ...]")

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/sem"
 )
@@ -25,10 +25,7 @@ export fn round(a: u64, b: u64, c: u64, d: u64) -> (u64, u64) effects none {
 // whose other branch is the runtime's, which the interpreter, a machine
 // without features, takes), and the answers are the builtins'.
 func TestLinkRuntime(t *testing.T) {
-	p, ds := driver.LoadSource("lk.lw", []byte(linkSrc))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "lk.lw", linkSrc)
 	s := New(p, &backend.Target{Name: "test"}, backend.Options{})
 	rng := rand.New(rand.NewSource(2))
 	for _, w := range []int{64, 32, 8} {

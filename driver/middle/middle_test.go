@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
@@ -23,10 +23,7 @@ export fn top(x: u32, out: mut [2]u32) -> u32 effects none {
 
 func load(t *testing.T) *lang.Program {
 	t.Helper()
-	p, ds := driver.LoadSource("two.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
+	p := testprog.Source(t, "two.lw", src)
 	return p
 }
 

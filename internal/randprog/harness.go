@@ -144,18 +144,6 @@ func fmtElems(xs []uint64) string {
 	return strings.Join(s, ",")
 }
 
-// copyArgs deep-copies arguments, since mut ones are updated in place.
-func copyArgs(args []lang.Value) []lang.Value {
-	out := make([]lang.Value, len(args))
-	for i, a := range args {
-		out[i] = a
-		if a.Elems != nil {
-			out[i].Elems = append([]uint64{}, a.Elems...)
-		}
-	}
-	return out
-}
-
 // mutOutputs collects the mut array and slice arguments after a run.
 func mutOutputs(fn *lang.FuncDecl, args []lang.Value) [][]uint64 {
 	var out [][]uint64
@@ -188,7 +176,7 @@ func runVM(p *lang.Program, fn *lang.FuncDecl, args []lang.Value) outcome {
 
 // runVMWith runs fn on the reference VM with `have` answering feats.
 func runVMWith(p *lang.Program, fn *lang.FuncDecl, args []lang.Value, feats lang.FeatureSet) (o outcome) {
-	args = copyArgs(args)
+	args = lang.CopyValues(args)
 	defer func() {
 		if r := recover(); r != nil {
 			o = outcome{err: fmt.Sprintf("vm panicked: %v", r)}

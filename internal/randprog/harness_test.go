@@ -132,7 +132,7 @@ func forEachSeed(t *testing.T, first uint64, n int, fn func(seed uint64) string)
 
 // runIR runs fn's export in the compiled module m.
 func runIR(m *ir.Module, fn *lang.FuncDecl, args []lang.Value) outcome {
-	args = copyArgs(args)
+	args = lang.CopyValues(args)
 	res, err := ir.Run(m, fn.Name, args)
 	return outcomeOf(fn, args, res, err)
 }

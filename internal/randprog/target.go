@@ -106,7 +106,7 @@ func checkTargetProgram(seed uint64, src string, p *lang.Program, sets int, prep
 
 // runTarget runs fn through a backend's runner.
 func runTarget(r Target, fn *lang.FuncDecl, args []lang.Value) (o outcome) {
-	args = copyArgs(args)
+	args = lang.CopyValues(args)
 	defer func() {
 		if x := recover(); x != nil {
 			o = outcome{err: fmt.Sprintf("backend panicked: %v", x)}

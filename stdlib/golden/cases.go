@@ -15,19 +15,21 @@ var EdgeLengths = []int{0, 1, 15, 16, 17, 55, 56, 63, 64, 65, 111, 112, 127, 128
 
 // SHA256Case checks sha256.sha256(msg).
 func SHA256Case(name string, msg []byte) Case {
-	return Case{
-		Name: name, Module: "sha256", Export: "sha256", Bytes: len(msg),
-		Args: func() []lang.Value { return []lang.Value{Bytes(msg), Bytes(make([]byte, 32))} },
-		Want: func() Expect { return Expect{Args: map[int][]byte{1: SHA256Ref(msg)}} },
-	}
+	return digestCase(name, "sha256", "sha256", msg, 32, SHA256Ref)
 }
 
 // Blake2bCase checks blake2b.blake2b(msg).
 func Blake2bCase(name string, msg []byte) Case {
+	return digestCase(name, "blake2b", "blake2b", msg, 64, func(m []byte) []byte { return Blake2bRef(nil, m, 64) })
+}
+
+// digestCase checks a hash export shaped (msg, out: mut [size]u8) against
+// ref.
+func digestCase(name, module, export string, msg []byte, size int, ref func(msg []byte) []byte) Case {
 	return Case{
-		Name: name, Module: "blake2b", Export: "blake2b", Bytes: len(msg),
-		Args: func() []lang.Value { return []lang.Value{Bytes(msg), Bytes(make([]byte, 64))} },
-		Want: func() Expect { return Expect{Args: map[int][]byte{1: Blake2bRef(nil, msg, 64)}} },
+		Name: name, Module: module, Export: export, Bytes: len(msg),
+		Args: func() []lang.Value { return []lang.Value{Bytes(msg), Bytes(make([]byte, size))} },
+		Want: func() Expect { return Expect{Args: map[int][]byte{1: ref(msg)}} },
 	}
 }
 
@@ -137,11 +139,7 @@ func Cases(seed int64) []Case {
 // Random returns random-input cases for every export at every edge length.
 func Random(seed int64) []Case {
 	rng := rand.New(rand.NewSource(seed))
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	var cs []Case
 	for _, n := range EdgeLengths {
 		cs = append(cs, SHA256Case(fmt.Sprintf("sha256/len=%d", n), rnd(n)))
@@ -204,25 +202,9 @@ func Random(seed int64) []Case {
 	} {
 		cs = append(cs, CTRCase("aes128_ctr/iv="+iv, rnd(16), fromHex(iv), rnd(300)))
 	}
-	aadLens := []int{0, 1, 15, 16, 17, 20, 64, 129}
-	for i, n := range EdgeLengths {
-		al := aadLens[i%len(aadLens)]
-		cs = append(cs, GCMSealCase(fmt.Sprintf("aes128_gcm_seal/aad=%d/len=%d", al, n), rnd(16), rnd(12), rnd(al), rnd(n)))
-	}
-	for i, n := range EdgeLengths {
-		al := aadLens[(i+3)%len(aadLens)]
-		key, nonce, aad, pt := rnd(16), rnd(12), rnd(al), rnd(n)
-		ct, tag := GCMSealRef(key, nonce, aad, pt)
-		name := fmt.Sprintf("aes128_gcm_open/aad=%d/len=%d", al, n)
-		cs = append(cs, GCMOpenCase(name+"/valid", key, nonce, aad, ct, tag))
-		cs = append(cs, GCMOpenCase(name+"/tag-bit", key, nonce, aad, ct, flipBit(tag, rng.Intn(128))))
-		if n > 0 {
-			cs = append(cs, GCMOpenCase(name+"/ct-bit", key, nonce, aad, flipBit(ct, rng.Intn(8*n)), tag))
-		}
-		if al > 0 {
-			cs = append(cs, GCMOpenCase(name+"/aad-bit", key, nonce, flipBit(aad, rng.Intn(8*al)), ct, tag))
-		}
-	}
+	gcm := aead{seal: "aes128_gcm_seal", open: "aes128_gcm_open", keyLen: 16,
+		sealCase: GCMSealCase, openCase: GCMOpenCase, ref: GCMSealRef, aadBit: true}
+	cs = append(cs, gcm.randomCases(rng, EdgeLengths, []int{0, 1, 15, 16, 17, 20, 64, 129}, 3)...)
 	// The same threshold for GCM's ciphertext (a partial last block after
 	// whole sixteen-block steps) and for its additional data.
 	for _, l := range LongGCMLengths {
@@ -250,4 +232,66 @@ func flipBit(b []byte, i int) []byte {
 	c := append([]byte(nil), b...)
 	c[i/8] ^= 1 << (i % 8)
 	return c
+}
+
+// randBytes returns a function that draws n random bytes from rng.
+func randBytes(rng *rand.Rand) func(n int) []byte {
+	return func(n int) []byte {
+		b := make([]byte, n)
+		rng.Read(b)
+		return b
+	}
+}
+
+// aead is what the random cases of one AEAD need: its exports' names,
+// key length, case builders and reference seal.
+type aead struct {
+	seal, open string
+	keyLen     int
+	sealCase   func(name string, key, nonce, aad, pt []byte) Case
+	openCase   func(name string, key, nonce, aad, ct, tag []byte) Case
+	ref        func(key, nonce, aad, pt []byte) (ct, tag []byte)
+	aadBit     bool // the opens include one with a bit of the additional data flipped
+}
+
+// randomCases returns a seal at each of lengths, with additional data of
+// the lengths aadLens in turn, then the opens (aeadTamperedOpens) of
+// messages of the same lengths sealed by the reference, their additional
+// data's lengths shifted by openShift in aadLens; all inputs drawn from
+// rng.
+func (a aead) randomCases(rng *rand.Rand, lengths, aadLens []int, openShift int) []Case {
+	rnd := randBytes(rng)
+	var cs []Case
+	for i, n := range lengths {
+		al := aadLens[i%len(aadLens)]
+		cs = append(cs, a.sealCase(fmt.Sprintf("%s/aad=%d/len=%d", a.seal, al, n), rnd(a.keyLen), rnd(12), rnd(al), rnd(n)))
+	}
+	for i, n := range lengths {
+		al := aadLens[(i+openShift)%len(aadLens)]
+		key, nonce, aad, pt := rnd(a.keyLen), rnd(12), rnd(al), rnd(n)
+		ct, tag := a.ref(key, nonce, aad, pt)
+		name := fmt.Sprintf("%s/aad=%d/len=%d", a.open, al, n)
+		cs = append(cs, aeadTamperedOpens(name, key, nonce, aad, ct, tag, a.aadBit, rng, a.openCase)...)
+	}
+	return cs
+}
+
+// aeadTamperedOpens returns the open cases of one sealed message: the
+// valid one, then the tag, the ciphertext (when there is one) and, with
+// aadBit, the additional data (when there is any) with one bit flipped at
+// a place drawn from rng; the flipped ones must be refused with the
+// output untouched.
+func aeadTamperedOpens(name string, key, nonce, aad, ct, tag []byte, aadBit bool, rng *rand.Rand,
+	open func(name string, key, nonce, aad, ct, tag []byte) Case) []Case {
+	cs := []Case{
+		open(name+"/valid", key, nonce, aad, ct, tag),
+		open(name+"/tag-bit", key, nonce, aad, ct, flipBit(tag, rng.Intn(128))),
+	}
+	if len(ct) > 0 {
+		cs = append(cs, open(name+"/ct-bit", key, nonce, aad, flipBit(ct, rng.Intn(8*len(ct))), tag))
+	}
+	if aadBit && len(aad) > 0 {
+		cs = append(cs, open(name+"/aad-bit", key, nonce, flipBit(aad, rng.Intn(8*len(aad))), ct, tag))
+	}
+	return cs
 }

@@ -213,35 +213,7 @@ func vectorCounter(v Vector) uint32 { return binary.BigEndian.Uint32(v.Get("coun
 // published outputs, and an open case for each AEAD vector (the published
 // ciphertext and tag must verify and give back the published plaintext,
 // RFC 8439 Appendix A.5's direction).
-func ChaChaOfficial() []Case {
-	var cs []Case
-	for _, v := range ChaChaVectors {
-		var c Case
-		switch export := v.Name[:strings.IndexByte(v.Name, '/')]; export {
-		case "chacha20_block":
-			c = ChaCha20BlockCase(v.Name, v.Get("key"), v.Get("nonce"), vectorCounter(v))
-			c.Want = func() Expect { return Expect{Args: map[int][]byte{3: v.Get("out")}} }
-		case "chacha20_xor":
-			c = ChaCha20XORCase(v.Name, v.Get("key"), v.Get("nonce"), vectorCounter(v), v.Get("src"))
-			c.Want = func() Expect { return Expect{Args: map[int][]byte{4: v.Get("dst")}} }
-		case "poly1305":
-			c = Poly1305Case(v.Name, v.Get("key"), v.Get("msg"))
-			c.Want = func() Expect { return Expect{Args: map[int][]byte{2: v.Get("tag")}} }
-		case "chacha20_poly1305_seal":
-			c = ChaChaPolySealCase(v.Name, v.Get("key"), v.Get("nonce"), v.Get("aad"), v.Get("pt"))
-			c.Want = func() Expect { return Expect{Args: map[int][]byte{4: v.Get("ct"), 5: v.Get("tag")}} }
-			open := ChaChaPolyOpenCase(strings.Replace(v.Name, "seal", "open", 1),
-				v.Get("key"), v.Get("nonce"), v.Get("aad"), v.Get("ct"), v.Get("tag"))
-			open.Want = func() Expect { return Expect{Args: map[int][]byte{5: v.Get("pt")}, Results: []uint64{1}} }
-			cs = append(cs, c, open)
-			continue
-		default:
-			panic("BUG: golden: no case builder for vector " + v.Name)
-		}
-		cs = append(cs, c)
-	}
-	return cs
-}
+func ChaChaOfficial() []Case { return officialCases(ChaChaVectors) }
 
 // ChaChaRandom returns random-input cases for the ChaCha20, Poly1305 and
 // ChaCha20-Poly1305 exports, drawn from seed: every edge length, counters
@@ -250,11 +222,7 @@ func ChaChaOfficial() []Case {
 // in the tag, the ciphertext or the additional data.
 func ChaChaRandom(seed int64) []Case {
 	rng := rand.New(rand.NewSource(seed))
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	var cs []Case
 	for i, ctr := range []uint32{0, 1, rng.Uint32(), 0xffffffff} {
 		cs = append(cs, ChaCha20BlockCase(fmt.Sprintf("chacha20_block/random%d/counter=%#x", i, ctr), rnd(32), rnd(12), ctr))
@@ -308,25 +276,9 @@ func ChaChaRandom(seed int64) []Case {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/ones/len=%d", n), ones(32), ones(n)))
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/ones-r/len=%d", n), append(ones(16), rnd(16)...), ones(n)))
 	}
-	aadLens := []int{0, 1, 12, 15, 16, 17, 64, 129}
-	for i, n := range EdgeLengths {
-		al := aadLens[i%len(aadLens)]
-		cs = append(cs, ChaChaPolySealCase(fmt.Sprintf("chacha20_poly1305_seal/aad=%d/len=%d", al, n), rnd(32), rnd(12), rnd(al), rnd(n)))
-	}
-	for i, n := range EdgeLengths {
-		al := aadLens[(i+3)%len(aadLens)]
-		key, nonce, aad, pt := rnd(32), rnd(12), rnd(al), rnd(n)
-		ct, tag := ChaChaPolySealRef(key, nonce, aad, pt)
-		name := fmt.Sprintf("chacha20_poly1305_open/aad=%d/len=%d", al, n)
-		cs = append(cs, ChaChaPolyOpenCase(name+"/valid", key, nonce, aad, ct, tag))
-		cs = append(cs, ChaChaPolyOpenCase(name+"/tag-bit", key, nonce, aad, ct, flipBit(tag, rng.Intn(128))))
-		if n > 0 {
-			cs = append(cs, ChaChaPolyOpenCase(name+"/ct-bit", key, nonce, aad, flipBit(ct, rng.Intn(8*n)), tag))
-		}
-		if al > 0 {
-			cs = append(cs, ChaChaPolyOpenCase(name+"/aad-bit", key, nonce, flipBit(aad, rng.Intn(8*al)), ct, tag))
-		}
-	}
+	chachaPoly := aead{seal: "chacha20_poly1305_seal", open: "chacha20_poly1305_open", keyLen: 32,
+		sealCase: ChaChaPolySealCase, openCase: ChaChaPolyOpenCase, ref: ChaChaPolySealRef, aadBit: true}
+	cs = append(cs, chachaPoly.randomCases(rng, EdgeLengths, []int{0, 1, 12, 15, 16, 17, 64, 129}, 3)...)
 	return cs
 }
 

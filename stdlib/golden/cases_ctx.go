@@ -225,11 +225,7 @@ var CtxLengths = []int{0, 1, 15, 16, 17, 64, 127, 128, 129, 255, 256, 1000}
 // schedule example, then random keys, subkeys, nonces and messages.
 func CtxCases(seed int64) []Case {
 	rng := rand.New(rand.NewSource(seed ^ 0x6b6579637478)) // apart from Random's stream
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	cs := []Case{
 		CTRInitCase("aes128_ctr_init/fips197-a1", fromHex(fips197Key)),
 		GCMInitCase("aes128_gcm_init/fips197-a1", fromHex(fips197Key)),
@@ -249,22 +245,9 @@ func CtxCases(seed int64) []Case {
 	// The 128-bit counter's carries, as for aes128_ctr.
 	cs = append(cs, CTRCtxCase("aes128_ctr_ctx/iv=ff..fa", rnd(16),
 		fromHex("0123456789abcdeffffffffffffffffa"), rnd(300)))
-	aadLens := []int{0, 1, 16, 17, 20, 129}
-	for i, n := range CtxLengths {
-		al := aadLens[i%len(aadLens)]
-		cs = append(cs, GCMSealCtxCase(fmt.Sprintf("aes128_gcm_seal_ctx/aad=%d/len=%d", al, n), rnd(16), rnd(12), rnd(al), rnd(n)))
-	}
-	for i, n := range CtxLengths {
-		al := aadLens[(i+2)%len(aadLens)]
-		key, nonce, aad, pt := rnd(16), rnd(12), rnd(al), rnd(n)
-		ct, tag := GCMSealRef(key, nonce, aad, pt)
-		name := fmt.Sprintf("aes128_gcm_open_ctx/aad=%d/len=%d", al, n)
-		cs = append(cs, GCMOpenCtxCase(name+"/valid", key, nonce, aad, ct, tag))
-		cs = append(cs, GCMOpenCtxCase(name+"/tag-bit", key, nonce, aad, ct, flipBit(tag, rng.Intn(128))))
-		if n > 0 {
-			cs = append(cs, GCMOpenCtxCase(name+"/ct-bit", key, nonce, aad, flipBit(ct, rng.Intn(8*n)), tag))
-		}
-	}
+	gcmCtx := aead{seal: "aes128_gcm_seal_ctx", open: "aes128_gcm_open_ctx", keyLen: 16,
+		sealCase: GCMSealCtxCase, openCase: GCMOpenCtxCase, ref: GCMSealRef}
+	cs = append(cs, gcmCtx.randomCases(rng, CtxLengths, []int{0, 1, 16, 17, 20, 129}, 2)...)
 	return cs
 }
 

@@ -86,20 +86,12 @@ func lanes(s string) []uint64 {
 
 // SHA512Case checks sha512.sha512(msg).
 func SHA512Case(name string, msg []byte) Case {
-	return Case{
-		Name: name, Module: "sha512", Export: "sha512", Bytes: len(msg),
-		Args: func() []lang.Value { return []lang.Value{Bytes(msg), Bytes(make([]byte, 64))} },
-		Want: func() Expect { return Expect{Args: map[int][]byte{1: SHA512Ref(msg)}} },
-	}
+	return digestCase(name, "sha512", "sha512", msg, 64, SHA512Ref)
 }
 
 // SHA3_256Case checks sha3.sha3_256(msg).
 func SHA3_256Case(name string, msg []byte) Case {
-	return Case{
-		Name: name, Module: "sha3", Export: "sha3_256", Bytes: len(msg),
-		Args: func() []lang.Value { return []lang.Value{Bytes(msg), Bytes(make([]byte, 32))} },
-		Want: func() Expect { return Expect{Args: map[int][]byte{1: SHA3_256Ref(msg)}} },
-	}
+	return digestCase(name, "sha3", "sha3_256", msg, 32, SHA3_256Ref)
 }
 
 // SHAKE128Case checks sha3.shake128(msg, out) with an outLen-byte out.
@@ -213,31 +205,7 @@ func lfsrRC(t int) uint64 {
 
 // SHAOfficial returns a case for each of SHAVectors, expecting the
 // published outputs.
-func SHAOfficial() []Case {
-	var cs []Case
-	for _, v := range SHAVectors {
-		v := v
-		var c Case
-		switch export := v.Name[:strings.IndexByte(v.Name, '/')]; export {
-		case "sha512":
-			c = SHA512Case(v.Name, v.Get("msg"))
-		case "sha3_256":
-			c = SHA3_256Case(v.Name, v.Get("msg"))
-		case "shake128":
-			c = SHAKE128Case(v.Name, v.Get("msg"), len(v.Get("out")))
-		case "keccak_f1600":
-			c = KeccakCase(v.Name, lanes(v.In["st"]))
-			c.Want = func() Expect { return Expect{Words: map[int][]uint64{0: lanes(v.Out["st"])}} }
-			cs = append(cs, c)
-			continue
-		default:
-			panic("BUG: golden: no case builder for vector " + v.Name)
-		}
-		c.Want = func() Expect { return Expect{Args: map[int][]byte{1: v.Get("out")}} }
-		cs = append(cs, c)
-	}
-	return cs
-}
+func SHAOfficial() []Case { return officialCases(SHAVectors) }
 
 // SHAKE128OutLengths are the output lengths SHAKE128 is squeezed to: both
 // sides of one and two 168-byte blocks of the rate, and several blocks.
@@ -250,11 +218,7 @@ var SHAKE128OutLengths = []int{1, 16, 32, 167, 168, 169, 200, 335, 336, 337, 512
 // adding them leaves the other cases' inputs as they were.
 func SHARandom(seed int64) []Case {
 	rng := rand.New(rand.NewSource(seed ^ 0x5a5a_3ee5))
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		rng.Read(b)
-		return b
-	}
+	rnd := randBytes(rng)
 	lengths := func(extra ...int) []int {
 		seen := map[int]bool{}
 		var ls []int

@@ -1,15 +1,19 @@
 package backendcheck
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/randprog"
 	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/lang"
@@ -40,6 +44,11 @@ type Campaign struct {
 	// Timeout bounds one seed, so that generated code that loops forever
 	// is reported with its seed (0: no bound).
 	Timeout time.Duration
+	// Workers is the number of seeds checked at once (0: one a core).
+	Workers int
+	// First, if set, picks the seeds to start first (the ones that take
+	// longest), so that none of them is the tail of the run.
+	First func(seed uint64) bool
 }
 
 // Mode is one way the backend compiles a program. Prepare compiles p (the
@@ -48,6 +57,7 @@ type Campaign struct {
 type Mode struct {
 	Name    string
 	Prepare func(seed uint64, p *lang.Program) (randprog.Target, error)
+	Every   uint64 // the mode runs only the seeds divisible by Every (0: all)
 }
 
 // result is what one seed did in one mode.
@@ -55,6 +65,7 @@ type result struct {
 	seed     uint64
 	mismatch string
 	refused  error
+	dur      time.Duration
 }
 
 // Run runs the campaign as subtests, one per mode.
@@ -99,19 +110,34 @@ func (c Campaign) mode(t *testing.T, m Mode, seed0 uint64, n int) {
 	if maxRefused == 0 {
 		maxRefused = 0.03
 	}
-	results := make([]result, n)
+	var seeds []uint64
+	for s := seed0; s < seed0+uint64(n); s++ {
+		if m.Every == 0 || s%m.Every == 0 {
+			seeds = append(seeds, s)
+		}
+	}
+	if c.First != nil {
+		sort.SliceStable(seeds, func(i, j int) bool { return c.First(seeds[i]) && !c.First(seeds[j]) })
+	}
+	workers := c.Workers
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	results := make([]result, len(seeds))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for w := 0; w < runtime.NumCPU(); w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = c.check(m, seed0+uint64(i), sets)
+				start := time.Now()
+				results[i] = c.check(m, seeds[i], sets)
+				results[i].dur = time.Since(start)
 			}
 		}()
 	}
-	for i := 0; i < n; i++ {
+	for i := range seeds {
 		next <- i
 	}
 	close(next)
@@ -145,10 +171,15 @@ func (c Campaign) mode(t *testing.T, m Mode, seed0 uint64, n int) {
 			t.Logf("%s: seed %d refused: %v", m.Name, r.seed, r.refused)
 		}
 	}
+	ran := len(seeds)
 	t.Logf("%s: seeds %d..%d: %d programs, %d agreed, %d wrong, %d internal errors, %d refused for a target limit",
-		m.Name, seed0, seed0+uint64(n)-1, n, n-wrong-internal-limits, wrong, internal, limits)
-	if n > 0 && float64(limits) > maxRefused*float64(n) {
-		t.Errorf("%s: %d of %d programs refused (more than %.0f%%)", m.Name, limits, n, maxRefused*100)
+		m.Name, seed0, seed0+uint64(n)-1, ran, ran-wrong-internal-limits, wrong, internal, limits)
+	if ran > 0 && float64(limits) > maxRefused*float64(ran) {
+		t.Errorf("%s: %d of %d programs refused (more than %.0f%%)", m.Name, limits, ran, maxRefused*100)
+	}
+	slices.SortFunc(results, func(a, b result) int { return cmp.Compare(b.dur, a.dur) })
+	for _, r := range results[:min(3, len(results))] {
+		t.Logf("%s: slowest: seed %d: %v", m.Name, r.seed, r.dur.Round(time.Millisecond))
 	}
 }
 
@@ -196,4 +227,57 @@ func EnvUint(t testing.TB, name string, def uint64) uint64 {
 		t.Fatalf("%s=%q: want a non-negative integer", name, s)
 	}
 	return v
+}
+
+// LevelRunner is the runner of a target whose --hw auto picks a level at
+// run time; ForceLevel lowers the level its dispatcher sees and returns
+// the level in effect.
+type LevelRunner interface {
+	backend.Runner
+	ForceLevel(n int) (int, error)
+}
+
+// HW describes the --hw modes of a target for a campaign.
+type HW struct {
+	Modes   []string                                              // the --hw values, one mode each
+	Prepare func(p *lang.Program, hw string) (LevelRunner, error) // compiles p under --hw hw
+	// Fixed is what `have` answers under a --hw value other than auto.
+	Fixed func(hw string) lang.FeatureSet
+	// Under auto, the runner is forced to Levels[seed % len(Levels)], so
+	// every variant of the dispatcher meets random programs, and `have`
+	// answers LevelFeatures(the level in effect).
+	Levels        []int
+	LevelFeatures func(level int) lang.FeatureSet
+}
+
+// CampaignModes returns one Mode per --hw value.
+func (h HW) CampaignModes() []Mode {
+	var modes []Mode
+	for _, hw := range h.Modes {
+		modes = append(modes, Mode{Name: hw, Prepare: func(seed uint64, p *lang.Program) (randprog.Target, error) {
+			return h.Target(p, hw, seed)
+		}})
+	}
+	return modes
+}
+
+// Target compiles p under --hw hw and answers `have` as that mode does
+// (under auto, at the level seed picks).
+func (h HW) Target(p *lang.Program, hw string, seed uint64) (randprog.Target, error) {
+	r, err := h.Prepare(p, hw)
+	if err != nil {
+		return nil, err
+	}
+	t := &FeatureTarget{Target: FromRunner(r)}
+	if hw != "auto" {
+		t.Feats = h.Fixed(hw)
+		return t, nil
+	}
+	lvl, err := r.ForceLevel(h.Levels[seed%uint64(len(h.Levels))])
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("internal: forcing the level: %v", err)
+	}
+	t.Feats = h.LevelFeatures(lvl)
+	return t, nil
 }

@@ -21,7 +21,7 @@ import (
 	"golang.org/x/crypto/chacha20poly1305"
 	"golang.org/x/crypto/poly1305"
 
-	"github.com/lowent/lowentc/stdlib/golden"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/vm"
 )
 
@@ -205,10 +205,7 @@ func TestKeyedRowsMatchOneShot(t *testing.T) {
 			t.Errorf("row %s: no one-shot or no key-context form", id)
 			continue
 		}
-		p, err := golden.Load(a.module)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testprog.Stdlib(t, a.module)
 		data := testData(160)
 		one, ctx := a.args(data), k.args(data)
 		if _, _, err := vm.Run(p, p.Export(a.export), one, vm.Options{}); err != nil {
@@ -234,10 +231,7 @@ func TestPoly1305RowMatchesGo(t *testing.T) {
 	if !ok {
 		t.Fatal("no poly1305 row")
 	}
-	p, err := golden.Load(a.module)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testprog.Stdlib(t, a.module)
 	data := testData(1000)
 	args := a.args(data)
 	if _, _, err := vm.Run(p, p.Export(a.export), args, vm.Options{}); err != nil {
