@@ -1,15 +1,12 @@
 package mos6502
 
 import (
+	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 
-	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/vm"
 )
 
 // TestLoopCarriedCoalesced: a loop whose carried values come back as new
@@ -56,29 +53,11 @@ export fn keep(x: u8, n: u8) -> u8 effects none {
     return a ^ (b << 1)
 }
 `
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
-	prog, err := buildSeen(input(p), backend.Options{}, layout{org: runOrg, linear: true}, config{unroll: 0, inline: ir.InlineNone}, 0x8000, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, prog := smallProgram(t, src, layout{org: runOrg, linear: true}, config{unroll: 0, inline: ir.InlineNone})
 	for _, fn := range p.Exports() {
 		for _, x := range []uint64{0, 7, 200} {
 			for _, n := range []uint64{0, 1, 5} {
-				args := []lang.Value{{Word: x}, {Word: n}}
-				want, _, err := vm.Run(p, fn, args, vm.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, _, err := prog.call(fn.Name, []lang.Value{{Word: x}, {Word: n}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got[0].Word != want[0].Word {
-					t.Errorf("%s(%d, %d) = %d, want %d", fn.Name, x, n, got[0].Word, want[0].Word)
-				}
+				agreesWithVM(t, p, prog, fn, []lang.Value{{Word: x}, {Word: n}}, fmt.Sprintf("%s(%d, %d)", fn.Name, x, n))
 			}
 		}
 	}
@@ -91,10 +70,7 @@ export fn keep(x: u8, n: u8) -> u8 effects none {
 		fn   string
 		want int
 	}{{"ren", 1}, {"nest", 1}, {"keep", 3}} {
-		text := prog.src[strings.Index(prog.src, "\n; t."+c.fn+"\n"):]
-		if i := strings.Index(text[1:], "\n; t."); i >= 0 {
-			text = text[:i+1]
-		}
+		text := exportText(prog, c.fn)
 		if n := len(moves.FindAllString(text, -1)); n != c.want {
 			t.Errorf("%s: %d copies between slots, want %d:\n%s", c.fn, n, c.want, text)
 		}

@@ -1,15 +1,12 @@
 package mos6502
 
 import (
+	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 
-	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/vm"
 )
 
 // TestFusedLoads: a byte loaded from an array at a label whose one reader
@@ -40,15 +37,8 @@ export fn mix(i: u8, x: u8) -> u8 effects none {
     return (v ^ x) + a[(k + 1) & 15]
 }
 `
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
 	for _, lay := range []layout{{org: runOrg, linear: true}, {org: runOrg, linear: true, ptrs: true, peep: true}} {
-		prog, err := buildSeen(input(p), backend.Options{}, lay, config{unroll: 200, inline: ir.InlineNone}, 0x8000, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, prog := smallProgram(t, src, lay, config{unroll: 200, inline: ir.InlineNone})
 		for _, fn := range p.Exports() {
 			for _, i := range []uint64{0, 3, 7, 12, 255} {
 				for _, x := range []uint64{0, 0x5a, 0xfedcba98} {
@@ -56,26 +46,16 @@ export fn mix(i: u8, x: u8) -> u8 effects none {
 					if fn.Name == "kw" {
 						args[1].Word = x
 					}
-					want, _, err := vm.Run(p, fn, args, vm.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, _, err := prog.call(fn.Name, args)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got[0].Word != want[0].Word {
-						t.Errorf("ptrs %v: %s(%d, %#x) = %#x, want %#x", lay.ptrs, fn.Name, i, x, got[0].Word, want[0].Word)
-					}
+					agreesWithVM(t, p, prog, fn, args, fmt.Sprintf("ptrs %v: %s(%d, %#x)", lay.ptrs, fn.Name, i, x))
 				}
 			}
 		}
-		kw := prog.src[strings.Index(prog.src, "\n; t.kw\n"):strings.Index(prog.src, "\n; t.mix\n")]
+		kw := exportText(prog, "kw")
 		// K's bytes from A, w's added from memory, each indexed.
 		if n := len(regexp.MustCompile(`(?m)^\s+lda g0(\+[0-3])?,[xy]\n(\s+ld[xy] \S+\n)?\s+adc b\d+_\d+(\+[0-3])?,[xy]$`).FindAllString(kw, -1)); n != 4 {
 			t.Errorf("ptrs %v: kw: %d bytes of K + w fused, want 4:\n%s", lay.ptrs, n, kw)
 		}
-		mix := prog.src[strings.Index(prog.src, "\n; t.mix\n"):]
+		mix := exportText(prog, "mix")
 		if !regexp.MustCompile(`(?m)^\s+adc b\d+_\d+,[xy]$`).MatchString(mix) {
 			t.Errorf("ptrs %v: mix: a[k+1] not added from memory:\n%s", lay.ptrs, mix)
 		}

@@ -1,15 +1,13 @@
 package mos6502
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/vm"
 )
 
 // TestHoistedStores: `w[k] += x` stores each byte of the sum as the add
@@ -41,15 +39,8 @@ export fn swap(i: u8, x: u8) -> u8 effects none {
     return r ^ a[k] ^ a[(k + 1) & 7]
 }
 `
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
 	for _, lay := range []layout{{org: runOrg, linear: true}, {org: runOrg, linear: true, ptrs: true, peep: true}} {
-		prog, err := buildSeen(input(p), backend.Options{}, lay, config{unroll: 200, inline: ir.InlineNone}, 0x8000, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, prog := smallProgram(t, src, lay, config{unroll: 200, inline: ir.InlineNone})
 		for _, fn := range p.Exports() {
 			for _, i := range []uint64{0, 3, 7, 12, 63, 255} {
 				for _, x := range []uint64{0, 0x5a, 0xfedcba98} {
@@ -57,22 +48,12 @@ export fn swap(i: u8, x: u8) -> u8 effects none {
 					if fn.Name == "upd" {
 						args[1].Word = x
 					}
-					want, _, err := vm.Run(p, fn, args, vm.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, _, err := prog.call(fn.Name, args)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got[0].Word != want[0].Word {
-						t.Errorf("ptrs %v: %s(%d, %#x) = %#x, want %#x", lay.ptrs, fn.Name, i, x, got[0].Word, want[0].Word)
-					}
+					agreesWithVM(t, p, prog, fn, args, fmt.Sprintf("ptrs %v: %s(%d, %#x)", lay.ptrs, fn.Name, i, x))
 				}
 			}
 		}
 		if lay.ptrs {
-			upd := prog.src[strings.Index(prog.src, "\n; t.upd\n"):strings.Index(prog.src, "\n; t.swap\n")]
+			upd := exportText(prog, "upd")
 			if n := len(regexp.MustCompile(`(?m)^\s+adc \S+\n(\s+ldx \S+\n)?\s+sta b\d+_\d+(\+[1-3])?,x$`).FindAllString(upd, -1)); n != 4 {
 				t.Errorf("upd: %d bytes of w[k] stored as added, want 4:\n%s", n, upd)
 			}
@@ -101,30 +82,11 @@ export fn peek(x: u8, i: u8) -> u8 effects none {
     return r ^ a[((i >> 3) & 7) as u32] ^ a[7]
 }
 `
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
-	lay := layout{org: runOrg, linear: true, ptrs: true, peep: true}
-	prog, err := buildSeen(input(p), backend.Options{}, lay, config{unroll: 200, inline: ir.InlineNone}, 0x8000, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, prog := smallProgram(t, src, layout{org: runOrg, linear: true, ptrs: true, peep: true}, config{unroll: 200, inline: ir.InlineNone})
 	for _, fn := range p.Exports() {
 		for _, i := range []uint64{0, 3, 7, 12, 63} {
 			for _, x := range []uint64{0, 0x5a, 0xff} {
-				args := []lang.Value{{Word: x}, {Word: i}}
-				want, _, err := vm.Run(p, fn, args, vm.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, _, err := prog.call(fn.Name, args)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got[0].Word != want[0].Word {
-					t.Errorf("%s(%#x, %d) = %#x, want %#x", fn.Name, x, i, got[0].Word, want[0].Word)
-				}
+				agreesWithVM(t, p, prog, fn, []lang.Value{{Word: x}, {Word: i}}, fmt.Sprintf("%s(%#x, %d)", fn.Name, x, i))
 			}
 		}
 	}

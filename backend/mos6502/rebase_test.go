@@ -1,16 +1,14 @@
 package mos6502
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/lowent/lowentc/backend"
-	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/vm"
 )
 
 // TestRebasedIndices: a value-carrying loop unrolled by 8 (balanced's
@@ -38,30 +36,11 @@ export fn acc(x: u32, y: u32) -> u32 effects none {
     return a ^ b
 }
 `
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
-	lay := layout{org: runOrg, linear: true, ptrs: true, peep: true}
-	prog, err := buildSeen(input(p), backend.Options{}, lay, config{unroll: 0, inline: ir.InlineNone, factor: 8}, 0x8000, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, prog := smallProgram(t, src, layout{org: runOrg, linear: true, ptrs: true, peep: true}, config{unroll: 0, inline: ir.InlineNone, factor: 8})
 	fn := p.Exports()[0]
 	for _, x := range []uint64{0, 0x5a, 0xfedcba98} {
 		for _, y := range []uint64{0, 0x12345678} {
-			args := []lang.Value{{Word: x}, {Word: y}}
-			want, _, err := vm.Run(p, fn, args, vm.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _, err := prog.call(fn.Name, args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got[0].Word != want[0].Word {
-				t.Errorf("acc(%#x, %#x) = %#x, want %#x", x, y, got[0].Word, want[0].Word)
-			}
+			agreesWithVM(t, p, prog, fn, []lang.Value{{Word: x}, {Word: y}}, fmt.Sprintf("acc(%#x, %#x)", x, y))
 		}
 	}
 	// Copies 1..7 read K at offsets 4..31 from copy 0's indices.
@@ -71,14 +50,14 @@ export fn acc(x: u32, y: u32) -> u32 effects none {
 	}
 	for k := 4; k < 32; k++ {
 		if !offs[strconv.Itoa(k)] {
-			t.Errorf("K+%d not read indexed by copy 0's index:\n%s", k, prog.src[strings.Index(prog.src, "\n; t.acc\n"):])
+			t.Errorf("K+%d not read indexed by copy 0's index:\n%s", k, exportText(prog, "acc"))
 			break
 		}
 	}
 	// The index of each copy is not computed: one shift table lookup
 	// (t << 2 and (16g + t) << 2 of copy 0) an index, not one a copy.
 	if n := strings.Count(prog.src, "lda t"); n > 4 {
-		t.Errorf("%d table lookups, want at most 4 (copy 0's indices):\n%s", n, prog.src[strings.Index(prog.src, "\n; t.acc\n"):])
+		t.Errorf("%d table lookups, want at most 4 (copy 0's indices):\n%s", n, exportText(prog, "acc"))
 	}
 }
 
@@ -101,35 +80,16 @@ export fn win(x: u32, n: u8) -> u32 effects none {
     return w[0] ^ w[5] ^ w[15]
 }
 `
-	p, ds := driver.LoadSource("t.lw", []byte(src))
-	if len(ds) > 0 {
-		t.Fatal(ds)
-	}
-	lay := layout{org: runOrg, linear: true, ptrs: true, peep: true}
-	prog, err := buildSeen(input(p), backend.Options{}, lay, config{unroll: 0, inline: ir.InlineNone, factor: 8}, 0x8000, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, prog := smallProgram(t, src, layout{org: runOrg, linear: true, ptrs: true, peep: true}, config{unroll: 0, inline: ir.InlineNone, factor: 8})
 	fn := p.Exports()[0]
 	for _, x := range []uint64{0, 0x5a, 0xfedcba98} {
 		for _, n := range []uint64{0, 1, 3} {
-			args := []lang.Value{{Word: x}, {Word: n}}
-			want, _, err := vm.Run(p, fn, args, vm.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _, err := prog.call(fn.Name, args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got[0].Word != want[0].Word {
-				t.Errorf("win(%#x, %d) = %#x, want %#x", x, n, got[0].Word, want[0].Word)
-			}
+			agreesWithVM(t, p, prog, fn, []lang.Value{{Word: x}, {Word: n}}, fmt.Sprintf("win(%#x, %d)", x, n))
 		}
 	}
 	for _, add := range []string{"04", "24"} {
 		if !regexp.MustCompile(`(?m)^\s+adc #\$` + add + `\n\s+and #\$3c$`).MatchString(prog.src) {
-			t.Errorf("w[(t + %s/4) & 15]'s index not computed from t << 2:\n%s", add, prog.src[strings.Index(prog.src, "\n; t.win\n"):])
+			t.Errorf("w[(t + %s/4) & 15]'s index not computed from t << 2:\n%s", add, exportText(prog, "win"))
 		}
 	}
 }
