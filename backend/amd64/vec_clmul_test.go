@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
@@ -226,6 +227,79 @@ func TestCTRSixteenBlocks(t *testing.T) {
 				}
 			}
 			r.Close()
+		}
+	}
+}
+
+// objdumpLine is one instruction line of llvm-objdump -d: address,
+// mnemonic and operands.
+var objdumpLine = regexp.MustCompile(`(?m)^\s+([0-9a-f]+):\s+(\S+)\s*(.*)$`)
+
+// loopsWith returns the instructions of each loop of asm (from a backward
+// jump's target to the jump) that holds an instruction matching insn.
+func loopsWith(asm string, insn *regexp.Regexp) [][]string {
+	type line struct {
+		addr uint64
+		text string
+	}
+	var lines []line
+	for _, m := range objdumpLine.FindAllStringSubmatch(asm, -1) {
+		var a uint64
+		fmt.Sscanf(m[1], "%x", &a)
+		lines = append(lines, line{a, m[2] + " " + m[3]})
+	}
+	jump := regexp.MustCompile(`^j\w+ (?:0x)?([0-9a-f]+)`)
+	var loops [][]string
+	for i, l := range lines {
+		m := jump.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		var target uint64
+		fmt.Sscanf(m[1], "%x", &target)
+		if target > l.addr {
+			continue
+		}
+		var body []string
+		hit := false
+		for j := i; j >= 0 && lines[j].addr >= target; j-- {
+			body = append(body, lines[j].text)
+			hit = hit || insn.MatchString(lines[j].text)
+		}
+		if hit {
+			loops = append(loops, body)
+		}
+	}
+	return loops
+}
+
+// TestGhashValueInVector: GHASH's running value is carried from one
+// sixteen-block step to the next in a vector register (a <2 x i64> phi),
+// so the hash loop moves nothing between vector and general registers
+// (before, each step took y's two words out with VMOVQ/VPEXTRQ and put
+// them back with VMOVQ, on the loop-carried chain). The hash loops are
+// ghash's and gcm's over the additional data and in open (the seal's
+// stitched loop also builds counter blocks, from general registers).
+func TestGhashValueInVector(t *testing.T) {
+	wide := regexp.MustCompile(`^vpclmulqdq .*%zmm`)
+	aes := regexp.MustCompile(`^vaes`)
+	cross := regexp.MustCompile(`^(vmovq|vmovd|vpextrq|vpinsrq|movq|shldq|shrdq) .*%(xmm\d+, %r|r\w+, %xmm)`)
+	for _, mod := range []string{"ghash", "gcm"} {
+		var loops [][]string
+		for _, body := range loopsWith(disassemble(t, mod, "avx512,vaes,vpclmul,aes,pclmul"), wide) {
+			if !slices.ContainsFunc(body, aes.MatchString) {
+				loops = append(loops, body)
+			}
+		}
+		if len(loops) == 0 {
+			t.Fatalf("%s: no hash loop with 512-bit VPCLMULQDQ", mod)
+		}
+		for _, body := range loops {
+			for _, x := range body {
+				if cross.MatchString(x) {
+					t.Errorf("%s: the sixteen-block hash loop moves between register files: %s", mod, x)
+				}
+			}
 		}
 	}
 }
