@@ -327,3 +327,31 @@ func TestStitchedSeal(t *testing.T) {
 		}
 	}
 }
+
+// TestGhashReductionUnshifted: the sixteen-block step multiplies by
+// powers of H divided by x (ghash.lw's powers16), whose carry-less
+// products need no shift left by one bit before the reduction
+// (crypto_hw's gf128_reduce_div): the hash loops have no 63-bit shift
+// right, the carry between the 64-bit words of that shift.
+func TestGhashReductionUnshifted(t *testing.T) {
+	wide := regexp.MustCompile(`^vpclmulqdq .*%zmm`)
+	aes := regexp.MustCompile(`^vaes`)
+	carry := regexp.MustCompile(`^(v?psrlq|shrq|shldq|shrdq) \$(0x3f|63|0x1|1),`)
+	for _, mod := range []string{"ghash", "gcm"} {
+		n := 0
+		for _, body := range loopsWith(disassemble(t, mod, "avx512,vaes,vpclmul,aes,pclmul"), wide) {
+			if slices.ContainsFunc(body, aes.MatchString) {
+				continue
+			}
+			n++
+			for _, x := range body {
+				if carry.MatchString(x) {
+					t.Errorf("%s: the sixteen-block hash loop shifts the product: %s", mod, x)
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: no hash loop with 512-bit VPCLMULQDQ", mod)
+		}
+	}
+}
