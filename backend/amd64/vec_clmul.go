@@ -36,7 +36,10 @@ import (
 // keeps the 128-bit selection, so the loop-carried chain stays on 128
 // bits. The grouping is all or nothing per IR block: unless every chain
 // that sums grouped products sums all of them and nothing else (until
-// its last grouped term), the block keeps the 128-bit selection.
+// its last grouped term), the block keeps the 128-bit selection. The
+// grouped loads are those before the block's first nested control flow,
+// call or check, from arrays not stored to before it (GCM's stitched seal
+// hashes the previous step's ciphertext, then encrypts in a branch).
 
 // zGroup is a run of n blocks at consecutive 16-byte addresses.
 type zGroup struct {
@@ -75,17 +78,21 @@ func (g *fgen) planClmulGroups(b *ir.Block, p *blockPlan) *zPlan {
 	if g.v.zmm {
 		n = 4
 	}
+	// The blocks are loaded before the block's first nested control flow,
+	// call or check (the cut), from arrays the block does not store to
+	// before it: GCM's stitched seal hashes the previous step's ciphertext
+	// first, then encrypts in a branch that stores the next one.
 	uses := map[*ir.Value]int{}
+	countUses(b, uses)
 	stored := map[*ir.Array]bool{}
+	before := map[*ir.Instr]bool{}
 	for _, in := range b.Instrs {
 		if len(in.Blocks) > 0 || in.Op == ir.OpCall || in.Op == ir.OpCheck {
-			return nil
+			break
 		}
+		before[in] = true
 		if isStore(in.Op) {
 			stored[in.Arr] = true
-		}
-		for _, a := range in.Args {
-			uses[a]++
 		}
 	}
 	// Blocks: big-endian load pairs of unstored arrays, keyed by their
@@ -97,7 +104,7 @@ func (g *fgen) planClmulGroups(b *ir.Block, p *blockPlan) *zPlan {
 	blocks := map[key]map[int64][2]*ir.Instr{}
 	for _, pr := range p.loadFirst {
 		lo, _ := wordAccess(pr[0])
-		if !lo.be || stored[lo.Arr] {
+		if !lo.be || stored[lo.Arr] || !before[pr[0]] || !before[pr[1]] {
 			continue
 		}
 		k := key{lo.Arr, lo.Base}
@@ -294,6 +301,18 @@ func (g *fgen) planClmulGroups(b *ir.Block, p *blockPlan) *zPlan {
 		}
 	}
 	return z
+}
+
+// countUses counts the uses of each value in b and its nested blocks.
+func countUses(b *ir.Block, uses map[*ir.Value]int) {
+	for _, in := range b.Instrs {
+		for _, a := range in.Args {
+			uses[a]++
+		}
+		for _, nb := range in.Blocks {
+			countUses(nb, uses)
+		}
+	}
 }
 
 func firstOff(m map[int64][2]*ir.Instr) int64 {

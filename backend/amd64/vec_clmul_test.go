@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
@@ -226,6 +227,131 @@ func TestCTRSixteenBlocks(t *testing.T) {
 				}
 			}
 			r.Close()
+		}
+	}
+}
+
+// objdumpLine is one instruction line of llvm-objdump -d: address,
+// mnemonic and operands.
+var objdumpLine = regexp.MustCompile(`(?m)^\s+([0-9a-f]+):\s+(\S+)\s*(.*)$`)
+
+// loopsWith returns the instructions of each loop of asm (from a backward
+// jump's target to the jump) that holds an instruction matching insn.
+func loopsWith(asm string, insn *regexp.Regexp) [][]string {
+	type line struct {
+		addr uint64
+		text string
+	}
+	var lines []line
+	for _, m := range objdumpLine.FindAllStringSubmatch(asm, -1) {
+		var a uint64
+		fmt.Sscanf(m[1], "%x", &a)
+		lines = append(lines, line{a, m[2] + " " + m[3]})
+	}
+	jump := regexp.MustCompile(`^j\w+ (?:0x)?([0-9a-f]+)`)
+	var loops [][]string
+	for i, l := range lines {
+		m := jump.FindStringSubmatch(l.text)
+		if m == nil {
+			continue
+		}
+		var target uint64
+		fmt.Sscanf(m[1], "%x", &target)
+		if target > l.addr {
+			continue
+		}
+		var body []string
+		hit := false
+		for j := i; j >= 0 && lines[j].addr >= target; j-- {
+			body = append(body, lines[j].text)
+			hit = hit || insn.MatchString(lines[j].text)
+		}
+		if hit {
+			loops = append(loops, body)
+		}
+	}
+	return loops
+}
+
+// TestGhashValueInVector: GHASH's running value is carried from one
+// sixteen-block step to the next in a vector register (a <2 x i64> phi),
+// so the hash loop moves nothing between vector and general registers
+// (before, each step took y's two words out with VMOVQ/VPEXTRQ and put
+// them back with VMOVQ, on the loop-carried chain). The hash loops are
+// ghash's and gcm's over the additional data and in open (the seal's
+// stitched loop also builds counter blocks, from general registers).
+func TestGhashValueInVector(t *testing.T) {
+	wide := regexp.MustCompile(`^vpclmulqdq .*%zmm`)
+	aes := regexp.MustCompile(`^vaes`)
+	cross := regexp.MustCompile(`^(vmovq|vmovd|vpextrq|vpinsrq|movq|shldq|shrdq) .*%(xmm\d+, %r|r\w+, %xmm)`)
+	for _, mod := range []string{"ghash", "gcm"} {
+		var loops [][]string
+		for _, body := range loopsWith(disassemble(t, mod, "avx512,vaes,vpclmul,aes,pclmul"), wide) {
+			if !slices.ContainsFunc(body, aes.MatchString) {
+				loops = append(loops, body)
+			}
+		}
+		if len(loops) == 0 {
+			t.Fatalf("%s: no hash loop with 512-bit VPCLMULQDQ", mod)
+		}
+		for _, body := range loops {
+			for _, x := range body {
+				if cross.MatchString(x) {
+					t.Errorf("%s: the sixteen-block hash loop moves between register files: %s", mod, x)
+				}
+			}
+		}
+	}
+}
+
+// TestStitchedSeal: with VAES and VPCLMULQDQ the GCM seal is one loop
+// whose step runs the sixteen blocks' AES rounds on 512-bit registers and
+// the previous step's sixteen block products on 512-bit VPCLMULQDQ (the
+// AES unit and the multiplier work at once); before, the seal ran a CTR
+// loop and then a hash loop. Under AVX2 the same loop takes 256 bits.
+func TestStitchedSeal(t *testing.T) {
+	for _, c := range []struct{ hw, reg string }{
+		{"avx512,vaes,vpclmul,aes,pclmul", "zmm"},
+		{"avx2,vaes,vpclmul,aes,pclmul", "ymm"},
+	} {
+		mul := regexp.MustCompile(`^vpclmulqdq .*%` + c.reg)
+		enc := regexp.MustCompile(`^vaesenc .*%` + c.reg)
+		found := false
+		for _, body := range loopsWith(disassemble(t, "gcm", c.hw), mul) {
+			for _, x := range body {
+				found = found || enc.MatchString(x)
+			}
+		}
+		if !found {
+			t.Errorf("gcm --hw %s: no loop runs both VAESENC and VPCLMULQDQ on %s", c.hw, c.reg)
+		}
+	}
+}
+
+// TestGhashReductionUnshifted: the sixteen-block step multiplies by
+// powers of H divided by x (ghash.lw's powers16), whose carry-less
+// products need no shift left by one bit before the reduction
+// (crypto_hw's gf128_reduce_div): the hash loops have no 63-bit shift
+// right, the carry between the 64-bit words of that shift.
+func TestGhashReductionUnshifted(t *testing.T) {
+	wide := regexp.MustCompile(`^vpclmulqdq .*%zmm`)
+	aes := regexp.MustCompile(`^vaes`)
+	carry := regexp.MustCompile(`^(v?psrlq|shrq|shldq|shrdq) \$(0x3f|63|0x1|1),`)
+	for _, mod := range []string{"ghash", "gcm"} {
+		n := 0
+		for _, body := range loopsWith(disassemble(t, mod, "avx512,vaes,vpclmul,aes,pclmul"), wide) {
+			if slices.ContainsFunc(body, aes.MatchString) {
+				continue
+			}
+			n++
+			for _, x := range body {
+				if carry.MatchString(x) {
+					t.Errorf("%s: the sixteen-block hash loop shifts the product: %s", mod, x)
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: no hash loop with 512-bit VPCLMULQDQ", mod)
 		}
 	}
 }

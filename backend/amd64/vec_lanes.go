@@ -113,3 +113,54 @@ func (g *fgen) laneArith(in *ir.Instr) bool {
 	}
 	return false
 }
+
+// Loop-carried pairs (backend/llvm.PairCarrier).
+//
+// GHASH's running value y is two u64 values carried from one step of a
+// hash loop to the next. Each step feeds them to carry-less products and
+// computes the next y with lane arithmetic, so both ends are vectors; as
+// two scalar phis, every step moved y out to general registers and back
+// (three to four shuffle-port uops per word on the loop-carried chain).
+// Carried as one <2 x i64> phi, y stays in a vector register.
+
+// CarriedPairs picks, in a hardware variant, the loops whose body block
+// multiplies and runs no AES rounds (the blocks laneArith serves), and in
+// them each two consecutive u64 loop-carried values that both reach a
+// carry-less product directly or through one xor.
+func (g *fgen) CarriedPairs(in *ir.Instr) [][2]int {
+	body := in.Blocks[0]
+	if !g.v.hw || !hasClmul(body) || hasAES(body) {
+		return nil
+	}
+	feeds := map[*ir.Value]bool{}
+	for _, x := range body.Instrs {
+		if x.Op == ir.OpClmulLo || x.Op == ir.OpClmulHi {
+			for _, a := range x.Args {
+				feeds[a] = true
+			}
+		}
+	}
+	for _, x := range body.Instrs {
+		if x.Op == ir.OpXor && feeds[x.Results[0]] {
+			for _, a := range x.Args {
+				feeds[a] = true
+			}
+		}
+	}
+	carried := body.Params[1:]
+	var pairs [][2]int
+	for i := 0; i+1 < len(carried) && i+1 < len(in.Results); i++ {
+		x, y := carried[i], carried[i+1]
+		if x.Type == ir.U64 && y.Type == ir.U64 && feeds[x] && feeds[y] {
+			pairs = append(pairs, [2]int{i, i + 1})
+			i++
+		}
+	}
+	return pairs
+}
+
+// PairVec is pairVec for backend/llvm.
+func (g *fgen) PairVec(x, y *ir.Value) value.Value { return g.pairVec(x, y) }
+
+// BindPair records x and y as lanes 0 and 1 of v and defines their scalars.
+func (g *fgen) BindPair(v value.Value, x, y *ir.Value) { g.setLanes(v, x, y) }

@@ -343,18 +343,45 @@ func (g *Func) forInstr(in *ir.Instr) error {
 	}
 	// A chunk loop may run L iterations at a time first (chunkvec.go);
 	// this loop then does the rest.
+	var pairs [][2]int
+	pc, isPC := g.sel.(PairCarrier)
 	if vlo, vinits, ok := g.vecChunkLoop(in); ok {
 		lo, inits = vlo, vinits
+	} else if isPC {
+		pairs = pc.CarriedPairs(in)
+	}
+	// pairOf[i] is the pair loop-carried value i belongs to, or -1.
+	pairOf := make([]int, k)
+	for i := range pairOf {
+		pairOf[i] = -1
+	}
+	vinit := make([]value.Value, len(pairs))
+	for n, pr := range pairs {
+		pairOf[pr[0]], pairOf[pr[1]] = n, n
+		vinit[n] = pc.PairVec(in.Args[2+pr[0]], in.Args[2+pr[1]])
 	}
 	pre := g.Cur
 	header, bodyB, exit := g.NewBlock(), g.NewBlock(), g.NewBlock()
 	pre.NewBr(header)
 	idx := header.NewPhi(llir.NewIncoming(lo, pre))
 	phis := make([]*llir.InstPhi, k)
-	params := []value.Value{idx}
+	params := make([]value.Value, 1+k)
+	params[0] = idx
 	for i := 0; i < k; i++ {
-		phis[i] = header.NewPhi(llir.NewIncoming(inits[i], pre))
-		params = append(params, phis[i])
+		if pairOf[i] < 0 {
+			phis[i] = header.NewPhi(llir.NewIncoming(inits[i], pre))
+			params[1+i] = phis[i]
+		}
+	}
+	vphis := make([]*llir.InstPhi, len(pairs))
+	for n := range pairs {
+		vphis[n] = header.NewPhi(llir.NewIncoming(vinit[n], pre))
+	}
+	g.Cur = header
+	for n, pr := range pairs {
+		p0, p1 := body.Params[1+pr[0]], body.Params[1+pr[1]]
+		pc.BindPair(vphis[n], p0, p1)
+		params[1+pr[0]], params[1+pr[1]] = g.Vals[p0], g.Vals[p1]
 	}
 	header.NewCondBr(header.NewICmp(enum.IPredULT, idx, hi), bodyB, exit)
 	g.Cur = bodyB
@@ -367,14 +394,42 @@ func (g *Func) forInstr(in *ir.Instr) error {
 	next := g.Cur.NewAdd(idx, constant.NewInt(ValueType(body.Params[0].Type), 1))
 	idx.Incs = append(idx.Incs, llir.NewIncoming(next, g.Cur))
 	for i, a := range t.Args {
-		phis[i].Incs = append(phis[i].Incs, llir.NewIncoming(g.Val(a), g.Cur))
+		if pairOf[i] < 0 {
+			phis[i].Incs = append(phis[i].Incs, llir.NewIncoming(g.Val(a), g.Cur))
+		}
+	}
+	for n, pr := range pairs {
+		v := pc.PairVec(t.Args[pr[0]], t.Args[pr[1]])
+		vphis[n].Incs = append(vphis[n].Incs, llir.NewIncoming(v, g.Cur))
 	}
 	g.Cur.NewBr(header)
 	g.Cur = exit
 	for i, r := range in.Results {
-		g.Vals[r] = phis[i]
+		if pairOf[i] < 0 {
+			g.Vals[r] = phis[i]
+		}
+	}
+	for n, pr := range pairs {
+		pc.BindPair(vphis[n], in.Results[pr[0]], in.Results[pr[1]])
 	}
 	return nil
+}
+
+// PairCarrier is implemented by a Selector that carries some pairs of a
+// loop's u64 values in one <2 x i64> vector rather than two scalars: a
+// value that the body only uses in vector registers (GHASH's running
+// value, the operand of carry-less products) then stays in one across
+// iterations instead of crossing to general registers and back each time.
+type PairCarrier interface {
+	// CarriedPairs returns the pairs (i, j) of loop-carried values of the
+	// for instruction in to carry as lanes 0 and 1 of one vector; each
+	// value in at most one pair.
+	CarriedPairs(in *ir.Instr) [][2]int
+	// PairVec emits the <2 x i64> vector (x, y) of two emitted values.
+	PairVec(x, y *ir.Value) value.Value
+	// BindPair defines x and y as lanes 0 and 1 of the vector v (in the
+	// block being emitted).
+	BindPair(v value.Value, x, y *ir.Value)
 }
 
 // check branches to a block that returns the check's status code when

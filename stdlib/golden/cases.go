@@ -222,10 +222,12 @@ func Random(seed int64) []Case {
 // sixteen blocks per reduction (ghash.lw, UPDATE16_MIN = 2048 bytes).
 var LongGHASHLengths = []int{2048, 2320}
 
-// LongGCMLengths are (aad, plaintext) lengths for the same switch in GCM:
-// the ciphertext exactly at it and past it with a partial block, the
-// additional data past it.
-var LongGCMLengths = [][2]int{{13, 2048}, {0, 2335}, {2100, 40}}
+// LongGCMLengths are (aad, plaintext) lengths for the same switch in GCM
+// (and the seal's stitched loop, gcm.lw's STITCH_MIN): the ciphertext
+// exactly at it and past it with a partial block, the additional data
+// past it, and a ciphertext of more than sixteen 256-byte steps, whose
+// counter's low byte wraps inside a step.
+var LongGCMLengths = [][2]int{{13, 2048}, {0, 2335}, {2100, 40}, {13, 4100}}
 
 // flipBit returns a copy of b with bit i flipped.
 func flipBit(b []byte, i int) []byte {
