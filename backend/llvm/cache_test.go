@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
@@ -12,7 +13,8 @@ import (
 // TestCodegenCache: with CodegenCache set, an object or assembly made
 // once is read back from the cache for the same LLVM IR and options (the
 // entry's content is what Compile returns), is the output the tools make
-// without the cache, and is stored apart for other IR or another kind.
+// without the cache, and is stored apart for other IR or another kind;
+// the object and the assembly of one IR share opt's output.
 func TestCodegenCache(t *testing.T) {
 	_, in := load(t, "k.lw", `module k
 export fn f(x: u32, y: u32) -> u32 effects none { return (x + y) <<< 7 }
@@ -49,13 +51,21 @@ export fn f(x: u32, y: u32) -> u32 effects none { return (x ^ y) <<< 9 }
 	if !bytes.Equal(obj, plainObj) {
 		t.Fatalf("the object made with the cache on (%d bytes) is not the one made without it (%d bytes)", len(obj), len(plainObj))
 	}
-	names := entries()
-	if len(names) != 1 {
-		t.Fatalf("cache holds %q after one object, want one entry", names)
+	byExt := func() map[string]string {
+		t.Helper()
+		m := map[string]string{}
+		for _, n := range entries() {
+			m[filepath.Ext(n)] = filepath.Join(dir, n)
+		}
+		return m
 	}
-	// Mark the entry: the next compilation of the same IR must return it.
+	if names := entries(); len(names) != 2 {
+		t.Fatalf("cache holds %q after one object, want opt's and llc's outputs", names)
+	}
+	files := byExt()
+	// Mark the object: the next compilation of the same IR must return it.
 	marked := append([]byte("cached\n"), obj...)
-	if err := os.WriteFile(filepath.Join(dir, names[0]), marked, 0o644); err != nil {
+	if err := os.WriteFile(files[".o"], marked, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	again, err := Compile(plain{}, in, backend.Options{Emit: "obj"})
@@ -72,16 +82,31 @@ export fn f(x: u32, y: u32) -> u32 effects none { return (x ^ y) <<< 9 }
 	if !bytes.Contains(lib, marked) {
 		t.Errorf("--emit lib did not archive the cached object")
 	}
-	if n := len(entries()); n != 1 {
-		t.Errorf("%d entries after the same object three times, want 1", n)
+	if n := len(entries()); n != 2 {
+		t.Errorf("%d entries after the same object three times, want 2", n)
 	}
 
+	// The assembly of the same IR starts from opt's cached output: spoilt,
+	// llc fails on it; restored, the assembly is made and stored.
+	bc, err := os.ReadFile(files[".bc"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[".bc"], []byte("not bitcode"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compile(plain{}, in, backend.Options{Emit: "asm"}); err == nil || !strings.Contains(err.Error(), "llc") {
+		t.Errorf("the assembly with opt's cached output spoilt: error %v, want llc's", err)
+	}
+	if err := os.WriteFile(files[".bc"], bc, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	asm, err := Compile(plain{}, in, backend.Options{Emit: "asm"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(asm, []byte("cached\n")) || !bytes.Contains(asm, []byte(".text")) {
-		t.Errorf("--emit asm gave the object's entry or no assembly:\n%.200s", asm)
+	if !bytes.Contains(asm, []byte(".text")) {
+		t.Errorf("--emit asm gave no assembly:\n%.200s", asm)
 	}
 	other, err := Compile(plain{}, in2, backend.Options{Emit: "obj"})
 	if err != nil {
@@ -90,7 +115,7 @@ export fn f(x: u32, y: u32) -> u32 effects none { return (x ^ y) <<< 9 }
 	if bytes.Contains(other, []byte("cached\n")) {
 		t.Errorf("another program's IR got the cached object")
 	}
-	if n := len(entries()); n != 3 {
-		t.Errorf("%d entries after one program's object and assembly and another's object, want 3", n)
+	if n := len(entries()); n != 5 {
+		t.Errorf("%d entries after one program's object and assembly and another's object, want 5", n)
 	}
 }

@@ -57,24 +57,38 @@ func codegen(t Target, dir, base, ll, kind string) (string, error) {
 	if c, ok := t.(Codegen); ok {
 		flags = c.LLCArgs()
 	}
-	var cached string
+	var cached, cachedBC string
 	if CodegenCache != "" {
-		key, err := codegenKey(t, ll, append(append([]string{}, flags...), ft))
+		key, err := codegenKey(t, ll, append(append([]string{"llc"}, flags...), ft))
 		if err != nil {
 			return "", err
 		}
-		cached = filepath.Join(CodegenCache, key)
+		cached = filepath.Join(CodegenCache, key+filepath.Ext(out))
 		if data, err := os.ReadFile(cached); err == nil {
 			return out, os.WriteFile(out, data, 0o644)
 		}
+		key, err = codegenKey(t, ll, []string{"opt", "-O3"})
+		if err != nil {
+			return "", err
+		}
+		cachedBC = filepath.Join(CodegenCache, key+".bc")
 	}
 	src := filepath.Join(dir, base+".ll")
 	if err := os.WriteFile(src, []byte(ll), 0o644); err != nil {
 		return "", err
 	}
 	bc := filepath.Join(dir, base+".bc")
-	if _, err := tool(t, dir, "opt", "-O3", src, "-o", bc); err != nil {
-		return "", err
+	if data, err := os.ReadFile(cachedBC); cachedBC != "" && err == nil {
+		if err := os.WriteFile(bc, data, 0o644); err != nil {
+			return "", err
+		}
+	} else {
+		if _, err := tool(t, dir, "opt", "-O3", src, "-o", bc); err != nil {
+			return "", err
+		}
+		if cachedBC != "" {
+			storeCached(bc, cachedBC)
+		}
 	}
 	args := append(append([]string{}, flags...), ft, bc, "-o", out)
 	if _, err := tool(t, dir, "llc", args...); err != nil {
@@ -87,9 +101,10 @@ func codegen(t Target, dir, base, ll, kind string) (string, error) {
 }
 
 // CodegenCache, when not empty, is a directory, which several processes
-// may share, where codegen keeps every output of llc under a hash of all
-// it depends on: the LLVM IR, the arguments of opt and llc and the tools
-// themselves (their paths and versions). The tests of the LLVM targets set
+// may share, where codegen keeps every output of opt and of llc under a
+// hash of all it depends on: the LLVM IR, the tool's arguments and the
+// tools themselves (their paths and versions); an object and an assembly
+// of one IR share opt's output. The tests of the LLVM targets set
 // it (internal/llvmtest), so that the test binaries of one `go test ./...`
 // run opt and llc once per program and options; the command line leaves
 // it empty and runs the tools every time.
@@ -101,8 +116,9 @@ var (
 	toolIDErr  error
 )
 
-// codegenKey names the output of opt -O3 and llc with llcArgs on ll.
-func codegenKey(t Target, ll string, llcArgs []string) (string, error) {
+// codegenKey names the output of the step (opt, or opt then llc) that
+// args describe on ll.
+func codegenKey(t Target, ll string, args []string) (string, error) {
 	toolIDOnce.Do(func() {
 		var id strings.Builder
 		for _, name := range []string{"opt", "llc"} {
@@ -124,7 +140,7 @@ func codegenKey(t Target, ll string, llcArgs []string) (string, error) {
 		return "", toolIDErr
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "lowentc codegen 1\x00%s-O3\x00%s\x00", toolID, strings.Join(llcArgs, " "))
+	fmt.Fprintf(h, "lowentc codegen 1\x00%s\x00%s\x00", toolID, strings.Join(args, " "))
 	h.Write([]byte(ll))
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
