@@ -119,3 +119,28 @@ export fn f(x: u32, y: u32) -> u32 effects none { return (x ^ y) <<< 9 }
 		t.Errorf("%d entries after one program's object and assembly and another's object, want 5", n)
 	}
 }
+
+// TestCodegenCacheFindsToolsLater: with the cache on, opt and llc missing
+// is the error that names them, and once they are on PATH again the next
+// compilation finds them (the failure is not kept).
+func TestCodegenCacheFindsToolsLater(t *testing.T) {
+	_, in := load(t, "k.lw", `module k
+export fn f(x: u32) -> u32 effects none { return x * 3 }
+`)
+	old := CodegenCache
+	CodegenCache = t.TempDir()
+	defer func() { CodegenCache = old }()
+	toolIDMu.Lock()
+	toolID = ""
+	toolIDMu.Unlock()
+	path := os.Getenv("PATH")
+	os.Setenv("PATH", t.TempDir())
+	_, err := Compile(plain{}, in, backend.Options{Emit: "obj"})
+	os.Setenv("PATH", path)
+	if err == nil || !strings.Contains(err.Error(), "not found on PATH") {
+		t.Errorf("without opt and llc: error %v, want the tool named", err)
+	}
+	if _, err := Compile(plain{}, in, backend.Options{Emit: "obj"}); err != nil {
+		t.Errorf("with the tools back on PATH: %v", err)
+	}
+}

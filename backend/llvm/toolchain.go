@@ -110,37 +110,39 @@ func codegen(t Target, dir, base, ll, kind string) (string, error) {
 // it empty and runs the tools every time.
 var CodegenCache string
 
+// toolID identifies opt and llc (paths and versions) once found; a
+// failure to find them is not kept, so a later call looks again.
 var (
-	toolIDOnce sync.Once
-	toolID     string
-	toolIDErr  error
+	toolIDMu sync.Mutex
+	toolID   string
 )
 
 // codegenKey names the output of the step (opt, or opt then llc) that
 // args describe on ll.
 func codegenKey(t Target, ll string, args []string) (string, error) {
-	toolIDOnce.Do(func() {
-		var id strings.Builder
+	toolIDMu.Lock()
+	id := toolID
+	if id == "" {
+		var b strings.Builder
 		for _, name := range []string{"opt", "llc"} {
 			path, err := exec.LookPath(name)
 			if err != nil {
-				toolIDErr = fmt.Errorf("%s: %s not found on PATH (%s; ./setup.sh installs it): %v", t.Name(), name, toolPackages[name], err)
-				return
+				toolIDMu.Unlock()
+				return "", fmt.Errorf("%s: %s not found on PATH (%s; ./setup.sh installs it): %v", t.Name(), name, toolPackages[name], err)
 			}
 			v, err := tool(t, "", name, "--version")
 			if err != nil {
-				toolIDErr = err
-				return
+				toolIDMu.Unlock()
+				return "", err
 			}
-			fmt.Fprintf(&id, "%s\x00%s\x00", path, v)
+			fmt.Fprintf(&b, "%s\x00%s\x00", path, v)
 		}
-		toolID = id.String()
-	})
-	if toolIDErr != nil {
-		return "", toolIDErr
+		id = b.String()
+		toolID = id
 	}
+	toolIDMu.Unlock()
 	h := sha256.New()
-	fmt.Fprintf(h, "lowentc codegen 1\x00%s\x00%s\x00", toolID, strings.Join(args, " "))
+	fmt.Fprintf(h, "lowentc codegen 1\x00%s\x00%s\x00", id, strings.Join(args, " "))
 	h.Write([]byte(ll))
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
