@@ -1,6 +1,7 @@
 package mos6502
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/lowent/lowentc/ir"
@@ -223,29 +224,52 @@ func allocate(ivs []*interval) (map[*interval]int, int) {
 		}
 		return a.id < b.id
 	})
-	var slots [][]*interval
-	free := func(s int, iv *interval) bool {
-		for _, o := range slots[s] {
-			if iv.start <= o.end && o.start <= iv.end {
+	// A slot's intervals never overlap one another. Those with start <=
+	// end (all but degenerate ones) are kept by start, so their ends
+	// rise too: iv overlaps one of them exactly when the last that starts
+	// at or before iv.end ends at or after iv.start, a binary search
+	// rather than a scan of the slot (functions of thousands of values).
+	// The rare others are scanned; the slot chosen is the same.
+	type slot struct{ byStart, odd []*interval }
+	var slots []*slot
+	overlaps := func(iv, o *interval) bool { return iv.start <= o.end && o.start <= iv.end }
+	free := func(sl *slot, iv *interval) bool {
+		for _, o := range sl.odd {
+			if overlaps(iv, o) {
 				return false
 			}
 		}
-		return true
+		if iv.start > iv.end {
+			for _, o := range sl.byStart {
+				if overlaps(iv, o) {
+					return false
+				}
+			}
+			return true
+		}
+		i := sort.Search(len(sl.byStart), func(i int) bool { return sl.byStart[i].start > iv.end })
+		return i == 0 || sl.byStart[i-1].end < iv.start
 	}
 	where := map[*interval]int{}
 	for _, iv := range ivs {
 		chosen := -1
-		for s := range slots {
-			if free(s, iv) {
+		for s, sl := range slots {
+			if free(sl, iv) {
 				chosen = s
 				break
 			}
 		}
 		if chosen < 0 {
-			slots = append(slots, nil)
+			slots = append(slots, &slot{})
 			chosen = len(slots) - 1
 		}
-		slots[chosen] = append(slots[chosen], iv)
+		sl := slots[chosen]
+		if iv.start > iv.end {
+			sl.odd = append(sl.odd, iv)
+		} else {
+			i := sort.Search(len(sl.byStart), func(i int) bool { return sl.byStart[i].start > iv.start })
+			sl.byStart = slices.Insert(sl.byStart, i, iv)
+		}
 		where[iv] = chosen
 	}
 	return where, len(slots)

@@ -70,11 +70,15 @@ func TestPRG(t *testing.T) {
 		t.Run(opt, func(t *testing.T) {
 			p := testprog.Stdlib(t, "sha256")
 			blanked := runPRG(t, p, opt, true)
-			// The runner under the model the program times its hash in.
-			prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+			// The runner under the model the program times its hash in:
+			// the package's shared build (TestBalancedSHA256's, for
+			// balanced), copied, since its run options change.
+			shared, err := stdlibProgramOpt("sha256", p, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
+			copied := *shared
+			prog := &copied
 			prog.run = runOpts{c64: true, blank: true}
 			_, st, err := (&Runner{prog: prog}).Run("sha256", []lang.Value{bytesValue([]byte("Hello C64")), {IsArray: true, Elems: make([]uint64, 32)}})
 			if err != nil {

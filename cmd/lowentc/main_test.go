@@ -13,7 +13,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/lowent/lowentc/internal/llvmtest"
 )
+
+// TestMain shares opt's and llc's outputs with the other test binaries
+// (llvmtest) and removes the backends' build caches when the tests end.
+func TestMain(m *testing.M) { llvmtest.Main(m) }
 
 // lowentc runs the command line in-process and returns status, stdout, stderr.
 func lowentc(args ...string) (int, string, string) {
