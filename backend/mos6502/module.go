@@ -320,17 +320,12 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	if mg.lay.linear {
 		// The plan needs use counts; liveness is then recomputed with the
 		// roots reading their leaves and the absorbed values gone.
-		g.lv = computeLiveness(f, nil, nil)
+		g.lv = computeLiveness(f, nil)
 		g.lin = planLinear(g)
 	}
-	g.lv = computeLiveness(f, g.lin, nil)
+	g.lv = computeLiveness(f, g.lin)
 	g.schedule(f.Body)
-	g.hoistStores(f.Body)
-	g.lv = computeLiveness(f, g.lin, nil)
-	g.planRebase(f)
-	g.planDeadStores(f)
-	g.fz = g.fuseLoads(f)
-	g.lv = computeLiveness(f, g.lin, g)
+	g.lv = computeLiveness(f, g.lin)
 	if mg.lay.reusePtrs() {
 		g.skipOr = g.absorbedOrs(f.Body)
 	}
@@ -345,7 +340,6 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 			delete(g.lv.iv, v)
 		}
 	}
-	g.coalesce()
 	// Values live at no call may also take the zero page of the callees'
 	// frames, below f's own ([zpFirst, low)): no callee runs while they
 	// are live. The rest, and those that do not fit there, get f's frame.
