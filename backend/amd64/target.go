@@ -189,6 +189,12 @@ type fgen struct {
 	consts      map[uint64]*ir.Value // synthetic constants of pairOp
 	// The bitsliced computed AES of a computed variant (backend/llvm).
 	soft *llvm.SoftAES
+	// Word buffers (wordbuf.go): the function's, and those stored to
+	// since their last fence.
+	wbufs  map[*ir.Array]bool
+	dirty  map[*ir.Array]bool
+	wpairs map[[2]*ir.Value]value.Value // word pairs formed (wordPair)
+	wlanes map[*ir.Value]laneRef        // ... and where each value sits
 }
 
 // Plan plans a block: the vector selection of a hardware variant, the
@@ -203,6 +209,13 @@ func (g *fgen) Plan(b *ir.Block) any {
 // Select emits in when the block's plan covers it.
 func (g *fgen) Select(in *ir.Instr, plan any) bool {
 	p := plan.(*blockPlan)
+	if g.zeroStore(in) {
+		return true
+	}
+	g.fenceWordBuf(in)
+	if g.wordBufAccess(in, p) {
+		return true
+	}
 	return g.vecInstr(in, p) || g.softInstr(in, p)
 }
 
