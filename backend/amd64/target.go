@@ -195,6 +195,7 @@ type fgen struct {
 	dirty  map[*ir.Array]bool
 	wpairs map[[2]*ir.Value]value.Value // word pairs formed (wordPair)
 	wlanes map[*ir.Value]laneRef        // ... and where each value sits
+	wblock *llir.Block                  // ... in this LLVM block
 }
 
 // Plan plans a block: the vector selection of a hardware variant, the

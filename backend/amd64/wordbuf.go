@@ -166,11 +166,14 @@ func (g *fgen) zeroStore(in *ir.Instr) bool {
 // has already paired.
 const maxPairDepth = 12
 
-// wordPair returns the vector (x, y).
+// wordPair returns the vector (x, y). Pairs formed and lanes recorded
+// are reused only in the LLVM block that made them (a block that does not
+// dominate a later one, such as the other branch of an if, would not do).
 func (g *fgen) wordPair(x, y *ir.Value, depth int) value.Value {
-	if g.wpairs == nil {
+	if g.wpairs == nil || g.wblock != g.Cur {
 		g.wpairs = map[[2]*ir.Value]value.Value{}
 		g.wlanes = map[*ir.Value]laneRef{}
+		g.wblock = g.Cur
 	}
 	key := [2]*ir.Value{x, y}
 	if v, ok := g.wpairs[key]; ok {

@@ -14,8 +14,10 @@ import (
 
 // wordBufSrc has a word buffer computed two words at a time, each pair
 // from the pairs before it (a message schedule's shape), read back at
-// every offset; and two byte arrays that are not word buffers: one read
-// at an offset before it is written, one also written a byte at a time.
+// every offset; two word buffers in the two branches of an if whose pairs
+// share operands from before it (each branch forms its own vectors); and
+// two byte arrays that are not word buffers: one read at an offset before
+// it is written, one also written a byte at a time.
 const wordBufSrc = `module wbuf
 
 export fn sched(x: [16]u64, out: mut [8]u64) effects none {
@@ -43,6 +45,24 @@ export fn sched(x: [16]u64, out: mut [8]u64) effects none {
     }
     for t in 32..48 {
         out[t & 7] ^= load_le64(wk, 8 * t)
+    }
+}
+
+export fn branches(x: [4]u64, out: mut [4]u64) effects none {
+    let a = (x[0] >>> 7) + x[1]
+    let b = (x[2] >>> 7) + x[3]
+    if (x[0] & 1) == 1 {
+        var wk: [16]u8
+        store_le64(wk, 0, a ^ 5)
+        store_le64(wk, 8, b ^ 5)
+        out[0] = load_le64(wk, 0)
+        out[1] = load_le64(wk, 8)
+    } else {
+        var wk: [16]u8
+        store_le64(wk, 0, a ^ 9)
+        store_le64(wk, 8, b ^ 9)
+        out[2] = load_le64(wk, 8)
+        out[3] = load_le64(wk, 0)
     }
 }
 
@@ -76,7 +96,7 @@ func TestWordBuffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []string{"avx512", "avx2", "aes"} {
-		for _, fn := range []string{"sched", "early", "bytes"} {
+		for _, fn := range []string{"sched", "branches", "early", "bytes"} {
 			body := regexp.MustCompile(`(?s)define internal i32 @lowentc_wbuf_` + fn + `\.` + v + `\(.*?\n}\n`).Find(ll)
 			if body == nil {
 				t.Fatalf("no %s variant of %s", v, fn)
@@ -85,6 +105,12 @@ func TestWordBuffers(t *testing.T) {
 			fences := strings.Count(s, `asm sideeffect "", "r,~{memory}"`)
 			pairs := strings.Count(s, "store <2 x i64>")
 			rot := strings.Count(s, "@llvm.fshr.v2i64") + strings.Count(s, "@llvm.fshl.v2i64")
+			if fn == "branches" {
+				if fences != 2 || pairs != 2 {
+					t.Errorf("branches.%s: %d fences, %d pair stores; want 2, 2", v, fences, pairs)
+				}
+				continue
+			}
 			if fn != "sched" {
 				if fences != 0 || rot != 0 {
 					t.Errorf("%s.%s: %d fences, %d vector rotates, want none (not a word buffer)", fn, v, fences, rot)
