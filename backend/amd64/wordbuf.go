@@ -28,7 +28,8 @@ import (
 // instruction). LLVM then cannot forward the stored value to the load,
 // keeps the stores, and folds each load into its use (one `add` from the
 // stack); the words stored side by side are computed as vector pairs
-// (wordPair below). The array's zeroing is not emitted (no load reads it).
+// (wordPair below). The array's zeroing (the declaration's byte stores,
+// and the memset of the frame's copy) is not emitted: no load reads it.
 //
 // The fence has no effect on the program's meaning: it only orders memory
 // accesses in the compiler, which the program orders the same way.
@@ -139,6 +140,10 @@ func isZeroStore(in *ir.Instr) bool {
 	v, val := ir.ConstOf(in.Args[1])
 	return idx && val && v == 0
 }
+
+// Unzeroed: a word buffer's initial contents are never read
+// (backend/llvm allocates it without zeroing).
+func (g *fgen) Unzeroed(a *ir.Array) bool { return g.v.hw && g.wordBufs()[a] }
 
 // zeroStore reports whether in is the zeroing of a word buffer, which no
 // load reads: the selection emits nothing for it.

@@ -87,8 +87,9 @@ export fn bytes(x: [4]u64, out: mut [4]u64) effects none {
 // TestWordBuffers: in the hardware variants a word buffer stays in memory
 // (a compiler fence before a load that follows stores to it) and each
 // pair of words stored side by side is computed as <2 x i64> vector ops
-// and stored at once, rotates and shifts included; the other two byte
-// arrays get neither. Every variant gives the VM's results.
+// and stored at once, rotates and shifts included, and it is not zeroed;
+// the other two byte arrays get none of that. Every variant gives the
+// VM's results.
 func TestWordBuffers(t *testing.T) {
 	p := testprog.Source(t, "wbuf.lw", wordBufSrc)
 	ll, err := Compile(input(p), backend.Options{Emit: "ll", HW: "auto"})
@@ -105,17 +106,21 @@ func TestWordBuffers(t *testing.T) {
 			fences := strings.Count(s, `asm sideeffect "", "r,~{memory}"`)
 			pairs := strings.Count(s, "store <2 x i64>")
 			rot := strings.Count(s, "@llvm.fshr.v2i64") + strings.Count(s, "@llvm.fshl.v2i64")
+			zeroed := strings.Contains(s, "@llvm.memset")
 			if fn == "branches" {
-				if fences != 2 || pairs != 2 {
-					t.Errorf("branches.%s: %d fences, %d pair stores; want 2, 2", v, fences, pairs)
+				if fences != 2 || pairs != 2 || zeroed {
+					t.Errorf("branches.%s: %d fences, %d pair stores, zeroed %v; want 2, 2, not zeroed", v, fences, pairs, zeroed)
 				}
 				continue
 			}
 			if fn != "sched" {
-				if fences != 0 || rot != 0 {
-					t.Errorf("%s.%s: %d fences, %d vector rotates, want none (not a word buffer)", fn, v, fences, rot)
+				if fences != 0 || rot != 0 || !zeroed {
+					t.Errorf("%s.%s: %d fences, %d vector rotates, zeroed %v; want none, none, zeroed (not a word buffer)", fn, v, fences, rot, zeroed)
 				}
 				continue
+			}
+			if zeroed {
+				t.Errorf("sched.%s: the word buffer is zeroed; no load reads its zeros", v)
 			}
 			// A fence before the first two loads after each stored pair
 			// (16), none before the last 16 loads (no store since); 8 + 16

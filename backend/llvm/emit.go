@@ -209,6 +209,13 @@ func (g *Module) function(f *ir.Function, name string, v Variant, public bool) (
 	return fn, nil
 }
 
+// Unzeroed is implemented by a Selector that knows of local arrays whose
+// initial contents no load reads (backend/amd64's word buffers): local
+// leaves those unzeroed.
+type Unzeroed interface {
+	Unzeroed(a *ir.Array) bool
+}
+
 // local allocates a local array in the entry block, zeroed: lowered code
 // writes before it reads, but a partial block's unused keystream bytes are
 // computed from whatever the buffer holds, and zero keeps that defined.
@@ -218,11 +225,15 @@ func (g *Func) local(a *ir.Array) {
 	entry := g.Fn.Blocks[0]
 	al := entry.NewAlloca(at)
 	al.Align = 16
+	zero := constant.NewInt(g.IntPtr, 0)
+	if u, ok := g.sel.(Unzeroed); ok && u.Unzeroed(a) {
+		g.arrs[a] = arrInfo{ptr: entry.NewGetElementPtr(at, al, zero, zero)}
+		return
+	}
 	p := entry.NewBitCast(al, types.I8Ptr)
 	size := int64(a.Len) * int64(et.BitSize/8)
 	entry.NewCall(g.Intrinsic(fmt.Sprintf("llvm.memset.p0i8.i%d", g.IntPtr.BitSize), types.Void, types.I8Ptr, types.I8, g.IntPtr, types.I1),
 		p, constant.NewInt(types.I8, 0), constant.NewInt(g.IntPtr, size), constant.False)
-	zero := constant.NewInt(g.IntPtr, 0)
 	g.arrs[a] = arrInfo{ptr: entry.NewGetElementPtr(at, al, zero, zero)}
 }
 
