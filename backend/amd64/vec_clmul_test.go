@@ -355,3 +355,39 @@ func TestGhashReductionUnshifted(t *testing.T) {
 		}
 	}
 }
+
+// TestGhashEightBlockWide: below ghash's UPDATE16_MIN the hash takes
+// eight blocks per reduction with y's product apart from the blocks'
+// (ghash.lw's step8_by, the powers divided by x), so that the blocks'
+// products are wide too: a hash loop whose step is two 512-bit groups
+// (6 VPCLMULQDQ on zmm; 12 on ymm under AVX2) and no 63-bit shift.
+// Before, the step under 2 KiB was step8 on 128-bit products (24
+// PCLMULQDQ xmm, y xored into the first block).
+func TestGhashEightBlockWide(t *testing.T) {
+	for _, c := range []struct {
+		hw, reg string
+		want    int
+	}{{"avx512,vaes,vpclmul,aes,pclmul", "zmm", 6}, {"avx2,vaes,vpclmul,aes,pclmul", "ymm", 12}} {
+		wide := regexp.MustCompile(`^vpclmulqdq .*%` + c.reg)
+		aes := regexp.MustCompile(`^vaes`)
+		carry := regexp.MustCompile(`^(v?psrlq|shrq|shldq|shrdq) \$(0x3f|63|0x1|1),`)
+		for _, mod := range []string{"ghash", "gcm"} {
+			found := false
+			for _, body := range loopsWith(disassemble(t, mod, c.hw), wide) {
+				if slices.ContainsFunc(body, aes.MatchString) || slices.ContainsFunc(body, carry.MatchString) {
+					continue
+				}
+				n := 0
+				for _, x := range body {
+					if wide.MatchString(x) {
+						n++
+					}
+				}
+				found = found || n == c.want
+			}
+			if !found {
+				t.Errorf("%s --hw %s: no hash loop of eight blocks on %d VPCLMULQDQ %s", mod, c.hw, c.want, c.reg)
+			}
+		}
+	}
+}
