@@ -273,6 +273,61 @@ func loopsWith(asm string, insn *regexp.Regexp) [][]string {
 	return loops
 }
 
+// innerLoopsWith is loopsWith over the innermost loops only: a backward
+// jump whose range holds another backward jump's whole range is left
+// out. Such a range need not be a loop at all: block placement may put a
+// branch's target before it (gcm's open_ctx jumps back to the sixteen-
+// block hash from the test of its length), and the range then spans
+// whatever code lies between, hash loops and their set-up included.
+func innerLoopsWith(asm string, insn *regexp.Regexp) [][]string {
+	type line struct {
+		addr uint64
+		text string
+	}
+	var lines []line
+	for _, m := range objdumpLine.FindAllStringSubmatch(asm, -1) {
+		var a uint64
+		fmt.Sscanf(m[1], "%x", &a)
+		lines = append(lines, line{a, m[2] + " " + m[3]})
+	}
+	jump := regexp.MustCompile(`^j\w+ (?:0x)?([0-9a-f]+)`)
+	type span struct{ from, to uint64 }
+	var back []span
+	for _, l := range lines {
+		if m := jump.FindStringSubmatch(l.text); m != nil {
+			var target uint64
+			fmt.Sscanf(m[1], "%x", &target)
+			if target <= l.addr {
+				back = append(back, span{target, l.addr})
+			}
+		}
+	}
+	var loops [][]string
+	for _, sp := range back {
+		inner := false
+		for _, o := range back {
+			if o != sp && o.from >= sp.from && o.to <= sp.to {
+				inner = true
+			}
+		}
+		if inner {
+			continue
+		}
+		var body []string
+		hit := false
+		for _, l := range lines {
+			if l.addr >= sp.from && l.addr <= sp.to {
+				body = append(body, l.text)
+				hit = hit || insn.MatchString(l.text)
+			}
+		}
+		if hit {
+			loops = append(loops, body)
+		}
+	}
+	return loops
+}
+
 // TestGhashValueInVector: GHASH's running value is carried from one
 // sixteen-block step to the next in a vector register (a <2 x i64> phi),
 // so the hash loop moves nothing between vector and general registers
@@ -286,7 +341,7 @@ func TestGhashValueInVector(t *testing.T) {
 	cross := regexp.MustCompile(`^(vmovq|vmovd|vpextrq|vpinsrq|movq|shldq|shrdq) .*%(xmm\d+, %r|r\w+, %xmm)`)
 	for _, mod := range []string{"ghash", "gcm"} {
 		var loops [][]string
-		for _, body := range loopsWith(disassemble(t, mod, "avx512,vaes,vpclmul,aes,pclmul"), wide) {
+		for _, body := range innerLoopsWith(disassemble(t, mod, "avx512,vaes,vpclmul,aes,pclmul"), wide) {
 			if !slices.ContainsFunc(body, aes.MatchString) {
 				loops = append(loops, body)
 			}
@@ -339,7 +394,7 @@ func TestGhashReductionUnshifted(t *testing.T) {
 	carry := regexp.MustCompile(`^(v?psrlq|shrq|shldq|shrdq) \$(0x3f|63|0x1|1),`)
 	for _, mod := range []string{"ghash", "gcm"} {
 		n := 0
-		for _, body := range loopsWith(disassemble(t, mod, "avx512,vaes,vpclmul,aes,pclmul"), wide) {
+		for _, body := range innerLoopsWith(disassemble(t, mod, "avx512,vaes,vpclmul,aes,pclmul"), wide) {
 			if slices.ContainsFunc(body, aes.MatchString) {
 				continue
 			}
@@ -352,6 +407,42 @@ func TestGhashReductionUnshifted(t *testing.T) {
 		}
 		if n == 0 {
 			t.Fatalf("%s: no hash loop with 512-bit VPCLMULQDQ", mod)
+		}
+	}
+}
+
+// TestGhashEightBlockWide: below ghash's UPDATE16_MIN the hash takes
+// eight blocks per reduction with y's product apart from the blocks'
+// (ghash.lw's step8_by, the powers divided by x), so that the blocks'
+// products are wide too: a hash loop whose step is two 512-bit groups
+// (6 VPCLMULQDQ on zmm; 12 on ymm under AVX2) and no 63-bit shift.
+// Before, the step under 2 KiB was step8 on 128-bit products (24
+// PCLMULQDQ xmm, y xored into the first block).
+func TestGhashEightBlockWide(t *testing.T) {
+	for _, c := range []struct {
+		hw, reg string
+		want    int
+	}{{"avx512,vaes,vpclmul,aes,pclmul", "zmm", 6}, {"avx2,vaes,vpclmul,aes,pclmul", "ymm", 12}} {
+		wide := regexp.MustCompile(`^vpclmulqdq .*%` + c.reg)
+		aes := regexp.MustCompile(`^vaes`)
+		carry := regexp.MustCompile(`^(v?psrlq|shrq|shldq|shrdq) \$(0x3f|63|0x1|1),`)
+		for _, mod := range []string{"ghash", "gcm"} {
+			found := false
+			for _, body := range loopsWith(disassemble(t, mod, c.hw), wide) {
+				if slices.ContainsFunc(body, aes.MatchString) || slices.ContainsFunc(body, carry.MatchString) {
+					continue
+				}
+				n := 0
+				for _, x := range body {
+					if wide.MatchString(x) {
+						n++
+					}
+				}
+				found = found || n == c.want
+			}
+			if !found {
+				t.Errorf("%s --hw %s: no hash loop of eight blocks on %d VPCLMULQDQ %s", mod, c.hw, c.want, c.reg)
+			}
 		}
 	}
 }

@@ -220,14 +220,18 @@ func Random(seed int64) []Case {
 
 // LongGHASHLengths are GHASH lengths at and past the stdlib's switch to
 // sixteen blocks per reduction (ghash.lw, UPDATE16_MIN = 2048 bytes).
-var LongGHASHLengths = []int{2048, 2320}
+// 2032, the longest whole-block length below it, takes the eight-block
+// steps with y's product apart (update_div) and one block after them.
+var LongGHASHLengths = []int{2032, 2048, 2320}
 
 // LongGCMLengths are (aad, plaintext) lengths for the same switch in GCM
 // (and the seal's stitched loop, gcm.lw's STITCH_MIN): the ciphertext
 // exactly at it and past it with a partial block, the additional data
 // past it, and a ciphertext of more than sixteen 256-byte steps, whose
-// counter's low byte wraps inside a step.
-var LongGCMLengths = [][2]int{{13, 2048}, {0, 2335}, {2100, 40}, {13, 4100}}
+// counter's low byte wraps inside a step. Below it, 1 KiB of ciphertext
+// and 2,047 bytes with 144 bytes of additional data take ghash's
+// eight-block steps with y's product apart (update_div).
+var LongGCMLengths = [][2]int{{13, 1024}, {144, 2047}, {13, 2048}, {0, 2335}, {2100, 40}, {13, 4100}}
 
 // flipBit returns a copy of b with bit i flipped.
 func flipBit(b []byte, i int) []byte {
