@@ -38,7 +38,12 @@ func (g *fgen) simpleAddr(arr *ir.Array, idx []*ir.Value) (setup, operand string
 		if g.g.lay.reusePtrs() {
 			// arr[b|k] is arr+k indexed by b: the bytes of an element
 			// share X, and b|k is never computed (absorbedOrs).
-			if b, k := splitLow(g, idx[0]); b != idx[0] {
+			b, k := splitLow(g, idx[0])
+			if r, ok := g.rebase[b]; ok {
+				// Indexed by an earlier copy's index (rebase.go).
+				return "ldx " + g.opnd(r.base), plus(base, r.off+k+256*int(c1)) + ",x", true
+			}
+			if b != idx[0] {
 				return "ldx " + g.opnd(b), plus(base, k+256*int(c1)) + ",x", true
 			}
 		}
