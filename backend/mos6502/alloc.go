@@ -28,9 +28,10 @@ type liveness struct {
 	// span is each value's own live range, from its definition to its
 	// last read, in half positions: a loop's parameters begin just after
 	// the loop's position (where its initial values are read for the last
-	// time) and its results just after its end. Unlike iv, a loop
-	// parameter's span ends at its last read in the body, not at the
-	// loop's end. coalesce reads it.
+	// time) and its results just after its end. Unlike iv, a loop's
+	// carried parameter's span ends at its last read in the body, not at
+	// the loop's end; its index's, read by the test and incremented at
+	// the back edge, ends at the loop's end. coalesce reads it.
 	span map[*ir.Value][2]int
 	fors []*ir.Instr // the loops, in program order
 }
@@ -140,10 +141,17 @@ func computeLiveness(f *ir.Function, lin *linearPlan, g *fgen) *liveness {
 						read(h, 2*lv.end[in])
 					}
 				}
-				for _, v := range body.Params {
+				for i, v := range body.Params {
 					def(v, p)
 					lv.iv[v].end = lv.end[in]
 					lv.span[v] = [2]int{2*p + 1, 2*p + 1}
+					if i < nidx {
+						// The index is read by the test at the top
+						// and incremented at the back edge: it is
+						// live to the loop's end, whatever the body
+						// reads.
+						read(v, 2*lv.end[in])
+					}
 				}
 				// A result shares its loop parameter's storage.
 				k := len(in.Results)

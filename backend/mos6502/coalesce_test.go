@@ -76,3 +76,57 @@ export fn keep(x: u8, n: u8) -> u8 effects none {
 		}
 	}
 }
+
+// TestLoopCarriedIndexKept: a loop's index is live to the loop's end (the
+// back edge increments it, the test at the top reads it), not only to its
+// last read in the body. An inner loop whose carried value starts as the
+// outer loop's index (x = i, then x counted up m times) took the index's
+// slot, since the index's span ended where the inner loop read it as x's
+// initial value: the inner loop then counted the outer index up, so the
+// outer loop ran fewer times (here) or, counting it down, for ever
+// (randprog seed 26, speed, TestSpeedSeed26: the bit-serial `i % K` of a
+// u16 index). The index keeps a slot of its own.
+func TestLoopCarriedIndexKept(t *testing.T) {
+	src := `module t
+export fn up(n: u8, m: u8) -> u8 effects none {
+    var a: u8 = 0
+    for i in 0..n {
+        var x = i
+        for j in 0..m {
+            x = x + 1
+        }
+        a ^= x
+    }
+    return a
+}
+export fn down(n: u8, m: u8) -> u8 effects none {
+    var a: u8 = 0
+    for i in 0..n {
+        var x = i
+        for j in 0..m {
+            x = x - 1
+        }
+        a = a + x
+    }
+    return a
+}
+`
+	p, prog := smallProgram(t, src, layout{org: runOrg, linear: true}, config{unroll: 0, inline: ir.InlineNone})
+	for _, fn := range p.Exports() {
+		for _, n := range []uint64{0, 1, 5} {
+			for _, m := range []uint64{0, 1, 3} {
+				agreesWithVM(t, p, prog, fn, []lang.Value{{Word: n}, {Word: m}}, fmt.Sprintf("%s(%d, %d)", fn.Name, n, m))
+			}
+		}
+	}
+}
+
+// TestSpeedSeed26: randprog's program of seed 26 in speed mode, which
+// never finished when an inner loop's carried value shared the outer
+// loop's index slot (TestLoopCarriedIndexKept).
+func TestSpeedSeed26(t *testing.T) {
+	r := runRandom(26, "")
+	if r.mismatch != "" || r.refused != nil {
+		t.Fatalf("mismatch %s, refused %v", r.mismatch, r.refused)
+	}
+}
