@@ -106,10 +106,14 @@ func (g *fgen) fusedAddrReads(ld *ir.Instr) []*ir.Value {
 // fusedOperand emits the index setup of the fused load of v and returns
 // its operand. The index goes into a register that holds it already, else
 // into pref unless the next linear map still reads the byte pref holds
-// and the other register's byte it does not.
+// and the other register's byte it does not. What a register holds is the
+// index value it was loaded with, not the operand it was loaded from: the
+// allocator gives a slot to another value once the first is dead, and a
+// register loaded from the slot before holds the old one (randprog seed
+// 119).
 func (g *fgen) fusedOperand(v *ir.Value, pref byte) string {
 	ld := v.Def
-	setup, operand, ok := g.simpleAddr(ld.Arr, ld.Args)
+	setup, operand, index, ok := g.simpleAddrIndex(ld.Arr, ld.Args)
 	if !ok {
 		g.bug("fused load of value %d has no simple address", v.ID)
 	}
@@ -119,9 +123,9 @@ func (g *fgen) fusedOperand(v *ir.Value, pref byte) string {
 	base := strings.TrimPrefix(setup, "ldx ")
 	operand = strings.TrimSuffix(operand, ",x")
 	switch {
-	case g.fx == base && g.fxs == g.a.xw:
+	case g.fx == index && g.fxs == g.a.xw:
 		return operand + ",x"
-	case g.fy == base && g.fys == g.a.yw:
+	case g.fy == index && g.fys == g.a.yw:
 		return operand + ",y"
 	}
 	next := g.nextRootReads(g.rest)
@@ -135,9 +139,9 @@ func (g *fgen) fusedOperand(v *ir.Value, pref byte) string {
 	}
 	g.a.op("ld%c %s", reg, base)
 	if reg == 'x' {
-		g.fx, g.fxs = base, g.a.xw
+		g.fx, g.fxs = index, g.a.xw
 	} else {
-		g.fy, g.fys = base, g.a.yw
+		g.fy, g.fys = index, g.a.yw
 		g.y = -1
 	}
 	return operand + "," + string(reg)

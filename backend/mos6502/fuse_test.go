@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
@@ -58,6 +60,47 @@ export fn mix(i: u8, x: u8) -> u8 effects none {
 		mix := exportText(prog, "mix")
 		if !regexp.MustCompile(`(?m)^\s+adc b\d+_\d+,[xy]$`).MatchString(mix) {
 			t.Errorf("ptrs %v: mix: a[k+1] not added from memory:\n%s", lay.ptrs, mix)
+		}
+	}
+}
+
+// TestFusedLoadIndexReloaded: two fused loads of one array whose indices
+// are different values the allocator puts in one slot (the first is dead
+// when the second is computed). The second load's reader must load its
+// index again: that the index register was loaded from the same slot says
+// nothing once the slot holds another value (randprog seed 119 under
+// --opt size, shrunk). Built as --opt balanced builds it and in the
+// layouts of TestFusedLoads; all answer as the VM does.
+func TestFusedLoadIndexReloaded(t *testing.T) {
+	src := `module t
+const K: [4]u32 = [1, 0x80000000, 0x53df46fe, 0xffffffff]
+export fn f(a: u32, b: u32) -> u32 effects none {
+    return a + K[a & 1] + (b ^ K[b & 3])
+}
+`
+	p := testprog.Source(t, "t.lw", src)
+	fn := p.Exports()[0]
+	var progs []*program
+	var names []string
+	for _, lay := range []layout{{org: runOrg, linear: true}, {org: runOrg, linear: true, ptrs: true, peep: true}} {
+		_, prog := smallProgram(t, src, lay, config{unroll: 200, inline: ir.InlineNone})
+		progs = append(progs, prog)
+		names = append(names, fmt.Sprintf("ptrs %v", lay.ptrs))
+	}
+	for _, opt := range []string{"", "size", "balanced"} {
+		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog)
+		names = append(names, "--opt "+opt)
+	}
+	for i, prog := range progs {
+		for _, a := range []uint64{0, 1, 0x80000001, 0xfffffffe} {
+			for _, b := range []uint64{0, 1, 2, 0x5a5a5a5b} {
+				args := []lang.Value{{Word: a}, {Word: b}}
+				agreesWithVM(t, p, prog, fn, args, fmt.Sprintf("%s: f(%#x, %#x)", names[i], a, b))
+			}
 		}
 	}
 }

@@ -64,9 +64,9 @@ type fgen struct {
 	xs, ys int
 	absLbl string
 	fz     map[*ir.Instr]*ir.Instr // fused loads and their readers (fuse.go)
-	// fx and fy are the index operands a fused load put in X and Y, still
+	// fx and fy are the index values a fused load put in X and Y, still
 	// there while the buffer's counts equal fxs, fys.
-	fx, fy   string
+	fx, fy   *ir.Value
 	fxs, fys int
 	rest     []*ir.Instr // the instructions after the one being emitted
 	// rebase and dead: accesses indexed by an earlier unrolled copy's

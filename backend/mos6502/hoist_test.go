@@ -3,9 +3,12 @@ package mos6502
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
 )
@@ -98,5 +101,64 @@ export fn peek(x: u8, i: u8) -> u8 effects none {
 	peek := prog.src[strings.Index(prog.src, "\n; t.peek\n"):]
 	if n := len(stores.FindAllString(peek, -1)); n != 16 {
 		t.Errorf("peek: %d stores, want 16:\n%s", n, peek)
+	}
+}
+
+// TestHoistedStoreInPlace: a store to one array parameter does not move
+// above a load of another that the same byte may be: an export's caller
+// may pass the very same buffer as both (docs/language.md, "Exported
+// functions"). Called in place, f reads src[j] before it writes dst[i];
+// with i = j the hoisted store made it read the new dst[i].
+func TestHoistedStoreInPlace(t *testing.T) {
+	src := `module t
+export fn f(src: [8]u32, dst: mut [8]u32, i: u8, j: u8) -> u32 effects none {
+    let x = src[i & 7] + 1
+    let y = src[j & 7]
+    dst[i & 7] = x
+    return y
+}
+`
+	p := testprog.Source(t, "t.lw", src)
+	in := []uint64{0x10203040, 0xfffffffe, 0x80, 0x0a0b0c0d, 0x5a5a5a5a, 0xffffffff, 7, 0x12345678}
+	for _, opt := range []string{"speed", "size", "balanced"} {
+		prog, err := build(input(p), backend.Options{Opt: opt}, layout{org: runOrg, linear: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ij := range [][2]uint64{{3, 3}, {0, 0}, {7, 7}, {2, 5}} {
+			args := []lang.Value{{IsArray: true, Elems: slices.Clone(in)}, {IsArray: true, Elems: make([]uint64, 8)}, {Word: ij[0]}, {Word: ij[1]}}
+			m, abi, bufs, err := prog.setup("f", args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// dst's pointer to src's buffer.
+			var ptrs []int
+			for _, pa := range abi.Params {
+				if pa.Ptr != 0 {
+					ptrs = append(ptrs, pa.Ptr)
+				}
+			}
+			m.mem.StoreByte(uint16(ptrs[1]), byte(bufs[0].addr))
+			m.mem.StoreByte(uint16(ptrs[1]+1), byte(bufs[0].addr>>8))
+			if _, err := m.call(prog.img.labels[abi.Label], nil); err != nil {
+				t.Fatal(err)
+			}
+			got, err := prog.collect(m, "f", abi, args, bufs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := in[ij[1]]; got[0].Word != want {
+				t.Errorf("%s: f(b, b, %d, %d) = %#x, want %#x", opt, ij[0], ij[1], got[0].Word, want)
+			}
+			wantBuf := slices.Clone(in)
+			wantBuf[ij[0]] = uint64(uint32(in[ij[0]] + 1))
+			gotBuf := make([]uint64, 8)
+			for k, c := range memBytes(m, bufs[0].addr, 32) {
+				gotBuf[k/4] |= uint64(c) << (8 * (k % 4))
+			}
+			if !slices.Equal(gotBuf, wantBuf) {
+				t.Errorf("%s: f(b, b, %d, %d) leaves b = %#x, want %#x", opt, ij[0], ij[1], gotBuf, wantBuf)
+			}
+		}
 	}
 }

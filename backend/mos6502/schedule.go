@@ -91,7 +91,8 @@ func (g *fgen) schedule(b *ir.Block) {
 // after the instruction that computes it, with the pure instructions that
 // compute its address and lie between, when nothing between reads or
 // writes a byte of its array that may be the same one (the bytes b|k of
-// one element are different bytes for different k) and no call or nested
+// one element are different bytes for different k; any array parameter
+// may be the same memory as another, mayShare) and no call or nested
 // construct lies between. The byte then goes from A to memory (`adc /
 // sta w+k,x`) instead of through a slot: the message schedule's new word.
 func (g *fgen) hoistStores(b *ir.Block) {
@@ -172,7 +173,7 @@ func (g *fgen) hoistStore(instrs []*ir.Instr, i int) (int, []*ir.Instr) {
 		if len(in.Blocks) > 0 || in.Op == ir.OpCall || in.Op == ir.OpYield || in.Op == ir.OpReturn || in.Op == ir.OpCheck {
 			return 0, nil // a trap must not see the store made early
 		}
-		if in.Arr == st.Arr {
+		if in.Arr != nil && mayShare(in.Arr, st.Arr) {
 			switch in.Op {
 			case ir.OpLoad, ir.OpStore:
 				if !g.distinctAddr(in, st) {
@@ -193,6 +194,16 @@ func (g *fgen) hoistStore(instrs []*ir.Instr, i int) (int, []*ir.Instr) {
 		}
 	}
 	return j, append(moved, st)
+}
+
+// mayShare reports whether arrays a and b may be the same memory: one
+// array, or two array parameters, which an export's caller may pass as
+// the very same buffer (docs/language.md, "Exported functions"; the
+// in-place calls of TestInPlaceLoops6502). Their accesses then address a
+// byte by its offset from the one start, so distinctAddr holds for them
+// as for one array.
+func mayShare(a, b *ir.Array) bool {
+	return a == b || a.Kind == ir.ArrParam && b.Kind == ir.ArrParam
 }
 
 func contains(ins []*ir.Instr, in *ir.Instr) bool {
