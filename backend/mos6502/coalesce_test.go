@@ -121,12 +121,22 @@ export fn down(n: u8, m: u8) -> u8 effects none {
 	}
 }
 
-// TestSpeedSeed26: randprog's program of seed 26 in speed mode, which
-// never finished when an inner loop's carried value shared the outer
-// loop's index slot (TestLoopCarriedIndexKept).
-func TestSpeedSeed26(t *testing.T) {
-	r := runRandom(26, "")
-	if r.mismatch != "" || r.refused != nil {
-		t.Fatalf("mismatch %s, refused %v", r.mismatch, r.refused)
+// TestRandomSeedsThatFailed replays the random programs that found
+// miscompiles in the loop-carried sharing and the fused loads: seed 26 in
+// speed mode never finished when an inner loop's carried value shared the
+// outer loop's index slot (TestLoopCarriedIndexKept), as did 260 and 294
+// (260 also in balanced mode); seed 119 in size mode and 115 in speed mode
+// read the wrong array element when a fused load reused an index register
+// loaded from a slot the allocator had given to another index
+// (TestFusedLoadIndexReloaded).
+func TestRandomSeedsThatFailed(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		opt  string
+	}{{26, ""}, {260, ""}, {260, "balanced"}, {294, ""}, {115, ""}, {119, "size"}} {
+		r := runRandom(c.seed, c.opt)
+		if r.mismatch != "" || r.refused != nil {
+			t.Errorf("seed %d, opt %q: mismatch %s, refused %v", c.seed, c.opt, r.mismatch, r.refused)
+		}
 	}
 }
