@@ -25,15 +25,31 @@ type liveness struct {
 	uses  map[*ir.Value]int
 	n     int
 	depth map[*ir.Instr]int
+	// span is each value's own live range, from its definition to its
+	// last read, in half positions: a loop's parameters begin just after
+	// the loop's position (where its initial values are read for the last
+	// time) and its results just after its end. Unlike iv, a loop's
+	// carried parameter's span ends at its last read in the body, not at
+	// the loop's end; its index's, read by the test and incremented at
+	// the back edge, ends at the loop's end. coalesce reads it.
+	span map[*ir.Value][2]int
+	fors []*ir.Instr // the loops, in program order
 }
 
-func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
+func computeLiveness(f *ir.Function, lin *linearPlan, g *fgen) *liveness {
 	nb := ir.Number(f.Body)
 	lv := &liveness{pos: nb.Pos, end: nb.End, depth: nb.Depth, n: nb.N,
-		iv: map[*ir.Value]*interval{}, uses: map[*ir.Value]int{}}
+		iv: map[*ir.Value]*interval{}, uses: map[*ir.Value]int{}, span: map[*ir.Value][2]int{}}
 	def := func(v *ir.Value, p int) {
 		if _, ok := lv.iv[v]; !ok {
 			lv.iv[v] = &interval{start: p, end: p, id: len(lv.iv)}
+			lv.span[v] = [2]int{2 * p, 2 * p}
+		}
+	}
+	// read extends v's span to the half position h.
+	read := func(v *ir.Value, h int) {
+		if s, ok := lv.span[v]; ok && h > s[1] {
+			lv.span[v] = [2]int{s[0], h}
 		}
 	}
 	var loops []*ir.Instr
@@ -51,6 +67,7 @@ func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
 			}
 		}
 		iv.end = max(iv.end, p)
+		read(v, 2*p)
 		w := 1
 		for i := 0; i < d && i < 4; i++ {
 			w *= 16
@@ -90,7 +107,27 @@ func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
 				}
 				continue
 			}
+			if g != nil && (g.fz[in] != nil || g.dead[in]) {
+				continue // read where its reader is; or never computed
+			}
+			if g != nil && g.wrap[in].t != nil {
+				use(g.wrap[in].t, p, d)
+				def(in.Results[0], p)
+				continue
+			}
+			if g != nil && len(memIndex(in)) > 0 && g.g.lay.reusePtrs() {
+				if b, _ := splitLow(g, memIndex(in)[0]); g.rebase[b].base != nil {
+					use(g.rebase[b].base, p, d)
+				}
+			}
 			for _, a := range in.Args {
+				if g != nil && g.fused(a) {
+					for _, x := range g.fusedAddrReads(a.Def) {
+						use(x, p, d)
+					}
+					lv.uses[a]++
+					continue
+				}
 				use(a, p, d)
 			}
 			switch in.Op {
@@ -101,11 +138,20 @@ func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
 				for _, h := range in.Args[nidx : 2*nidx] {
 					if iv := lv.iv[h]; iv != nil {
 						iv.end = max(iv.end, lv.end[in])
+						read(h, 2*lv.end[in])
 					}
 				}
-				for _, v := range body.Params {
+				for i, v := range body.Params {
 					def(v, p)
 					lv.iv[v].end = lv.end[in]
+					lv.span[v] = [2]int{2*p + 1, 2*p + 1}
+					if i < nidx {
+						// The index is read by the test at the top
+						// and incremented at the back edge: it is
+						// live to the loop's end, whatever the body
+						// reads.
+						read(v, 2*lv.end[in])
+					}
 				}
 				// A result shares its loop parameter's storage.
 				k := len(in.Results)
@@ -113,7 +159,10 @@ func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
 				for i, r := range in.Results {
 					def(r, p)
 					lv.iv[r] = lv.iv[iters[i]]
+					e := 2*lv.end[in] + 1
+					lv.span[r] = [2]int{e, e}
 				}
+				lv.fors = append(lv.fors, in)
 				loops = append(loops, in)
 				walk(body, d+1)
 				loops = loops[:len(loops)-1]
@@ -135,6 +184,7 @@ func computeLiveness(f *ir.Function, lin *linearPlan) *liveness {
 					// Read at the end of the construct it leaves.
 					if iv := lv.iv[a]; iv != nil {
 						iv.end = max(iv.end, p+1)
+						read(a, 2*(p+1))
 					}
 				}
 			}
@@ -242,4 +292,83 @@ func (iv *interval) spansAny(ps []int) bool {
 		}
 	}
 	return false
+}
+
+// coalesce gives a loop's carried value the storage of what flows into it,
+// its initial value and the value its body yields, where their spans do not
+// overlap: the copies at the loop's entry and back edge then have nothing
+// to move. A loop unrolled so that its carried values come back renamed to
+// their places (SHA-256's a..h after eight rounds) copies nothing, and a
+// loop nested in another carries the outer loop's values in their slots.
+// Values sharing an interval share a slot; a merge keeps the union of the
+// two intervals, so the allocator sees one value live over both.
+func (g *fgen) coalesce() {
+	lv := g.lv
+	members := map[*interval][]*ir.Value{}
+	for _, v := range g.sortedValues() {
+		iv := lv.iv[v]
+		members[iv] = append(members[iv], v)
+	}
+	// An instruction that reads all its operands before it writes its
+	// result (`lda / adc / sta`, a map's lookups then its `sta`) may
+	// write it where an operand it reads for the last time was: its
+	// result's span begins half a position later.
+	span := func(v *ir.Value) [2]int {
+		s := lv.span[v]
+		if d := v.Def; d != nil && s[0] == 2*lv.pos[d] && d.Results[0] == v && g.lin.group(d) == nil {
+			switch {
+			case g.lin.root(d) != nil:
+				s[0]++
+			case d.Op == ir.OpXor, d.Op == ir.OpAnd, d.Op == ir.OpOr, d.Op == ir.OpNot,
+				d.Op == ir.OpAdd, d.Op == ir.OpSub, d.Op == ir.OpAddC, d.Op == ir.OpSubB,
+				d.Op == ir.OpCopy, d.Op == ir.OpZext, d.Op == ir.OpTrunc:
+				s[0]++
+			}
+		}
+		return s
+	}
+	try := func(a, b *ir.Value) {
+		ia, ib := lv.iv[a], lv.iv[b]
+		if ia == nil || ib == nil || ia == ib {
+			return
+		}
+		for _, x := range members[ia] {
+			sx := span(x)
+			for _, y := range members[ib] {
+				if sy := span(y); sx[0] <= sy[1] && sy[0] <= sx[1] {
+					return
+				}
+			}
+		}
+		ia.start, ia.end = min(ia.start, ib.start), max(ia.end, ib.end)
+		ia.weight += ib.weight
+		ia.id = min(ia.id, ib.id)
+		for _, y := range members[ib] {
+			lv.iv[y] = ia
+		}
+		members[ia] = append(members[ia], members[ib]...)
+		delete(members, ib)
+	}
+	for _, l := range lv.fors {
+		body := l.Blocks[0]
+		k := len(l.Results)
+		n := len(body.Params) - k
+		inits, iters := l.Args[2*n:], body.Params[n:]
+		t := body.Term()
+		for j, q := range iters {
+			try(q, t.Args[j])
+			try(q, inits[j])
+		}
+	}
+}
+
+// sortedValues returns the values that have intervals, by id: a
+// deterministic order.
+func (g *fgen) sortedValues() []*ir.Value {
+	vs := make([]*ir.Value, 0, len(g.lv.iv))
+	for v := range g.lv.iv {
+		vs = append(vs, v)
+	}
+	sort.Slice(vs, func(i, j int) bool { return vs[i].ID < vs[j].ID })
+	return vs
 }

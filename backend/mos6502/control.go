@@ -62,10 +62,9 @@ func (g *fgen) forInstr(in *ir.Instr) {
 		g.loadA(lo[i])
 		g.a.op("sta %s", g.mem(idx[i]))
 	}
-	for i, v := range inits {
-		g.loadA(v)
-		g.a.op("sta %s", g.mem(iters[i]))
-	}
+	// A parallel move: an initial value may share its storage with a
+	// carried value (coalesce).
+	g.parallelCopy(iters, inits)
 	top, bodyL, end := g.a.newLabel(), g.a.newLabel(), g.a.newLabel()
 	g.lbl(top)
 	g.a.op("lda %s", g.mem(idx[0]))

@@ -63,6 +63,17 @@ type fgen struct {
 	xv, yv *ir.Value
 	xs, ys int
 	absLbl string
+	fz     map[*ir.Instr]*ir.Instr // fused loads and their readers (fuse.go)
+	// fx and fy are the index values a fused load put in X and Y, still
+	// there while the buffer's counts equal fxs, fys.
+	fx, fy   *ir.Value
+	fxs, fys int
+	rest     []*ir.Instr // the instructions after the one being emitted
+	// rebase and dead: accesses indexed by an earlier unrolled copy's
+	// index, and the index arithmetic nothing reads then (rebase.go).
+	rebase map[*ir.Value]rebaseTo
+	dead   map[*ir.Instr]bool
+	wrap   map[*ir.Instr]wrapIdx // indices computed from t << s (rebase.go)
 }
 
 // arrInfo says how an array is addressed: by a label (globals, locals) or
@@ -89,6 +100,9 @@ func (g *fgen) constOf(v *ir.Value) (byte, bool) {
 func (g *fgen) opnd(v *ir.Value) string {
 	if c, ok := g.constOf(v); ok {
 		return fmt.Sprintf("#$%02x", c)
+	}
+	if g.fused(v) {
+		return g.fusedOperand(v, 'y')
 	}
 	s, ok := g.loc[v]
 	if !ok {
@@ -118,6 +132,11 @@ func (g *fgen) loadA(v *ir.Value) {
 	}
 	if g.inA[v] {
 		g.bug("forwarded value %d lost from A", v.ID)
+	}
+	if g.fused(v) {
+		g.a.op("lda %s", g.fusedOperand(v, 'x'))
+		g.aHolds = v
+		return
 	}
 	g.a.op("lda %s", g.opnd(v))
 	g.aHolds = v

@@ -16,10 +16,17 @@ func (g *fgen) addrNeedsA(arr *ir.Array, idx []*ir.Value) bool {
 // simpleAddr returns the index-register setup and operand for arr[idx]
 // when no address arithmetic is needed.
 func (g *fgen) simpleAddr(arr *ir.Array, idx []*ir.Value) (setup, operand string, ok bool) {
+	setup, operand, _, ok = g.simpleAddrIndex(arr, idx)
+	return setup, operand, ok
+}
+
+// simpleAddrIndex is simpleAddr, also returning the value the setup loads
+// into the index register (nil when there is no setup).
+func (g *fgen) simpleAddrIndex(arr *ir.Array, idx []*ir.Value) (setup, operand string, index *ir.Value, ok bool) {
 	info := g.arrs[arr]
 	for _, v := range idx[min(2, len(idx)):] {
 		if c, k := g.constOf(v); !k || c != 0 {
-			return "", "", false
+			return "", "", nil, false
 		}
 	}
 	c0, k0 := g.constOf(idx[0])
@@ -28,26 +35,31 @@ func (g *fgen) simpleAddr(arr *ir.Array, idx []*ir.Value) (setup, operand string
 		c1, k1 = g.constOf(idx[1])
 	}
 	if !k1 {
-		return "", "", false
+		return "", "", nil, false
 	}
 	if info.label != "" {
 		base := info.label
 		if k0 {
-			return "", plus(base, int(c0)+256*int(c1)), true
+			return "", plus(base, int(c0)+256*int(c1)), nil, true
 		}
 		if g.g.lay.reusePtrs() {
 			// arr[b|k] is arr+k indexed by b: the bytes of an element
 			// share X, and b|k is never computed (absorbedOrs).
-			if b, k := splitLow(g, idx[0]); b != idx[0] {
-				return "ldx " + g.opnd(b), plus(base, k+256*int(c1)) + ",x", true
+			b, k := splitLow(g, idx[0])
+			if r, ok := g.rebase[b]; ok {
+				// Indexed by an earlier copy's index (rebase.go).
+				return "ldx " + g.opnd(r.base), plus(base, r.off+k+256*int(c1)) + ",x", r.base, true
+			}
+			if b != idx[0] {
+				return "ldx " + g.opnd(b), plus(base, k+256*int(c1)) + ",x", b, true
 			}
 		}
-		return "ldx " + g.opnd(idx[0]), plus(base, 256*int(c1)) + ",x", true
+		return "ldx " + g.opnd(idx[0]), plus(base, 256*int(c1)) + ",x", idx[0], true
 	}
 	if c1 != 0 {
-		return "", "", false
+		return "", "", nil, false
 	}
-	return "ldy " + g.opnd(idx[0]), fmt.Sprintf("($%02x),y", info.ptr), true
+	return "ldy " + g.opnd(idx[0]), fmt.Sprintf("($%02x),y", info.ptr), idx[0], true
 }
 
 func plus(label string, off int) string {

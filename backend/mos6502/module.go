@@ -320,12 +320,17 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 	if mg.lay.linear {
 		// The plan needs use counts; liveness is then recomputed with the
 		// roots reading their leaves and the absorbed values gone.
-		g.lv = computeLiveness(f, nil)
+		g.lv = computeLiveness(f, nil, nil)
 		g.lin = planLinear(g)
 	}
-	g.lv = computeLiveness(f, g.lin)
+	g.lv = computeLiveness(f, g.lin, nil)
 	g.schedule(f.Body)
-	g.lv = computeLiveness(f, g.lin)
+	g.hoistStores(f.Body)
+	g.lv = computeLiveness(f, g.lin, nil)
+	g.planRebase(f)
+	g.planDeadStores(f)
+	g.fz = g.fuseLoads(f)
+	g.lv = computeLiveness(f, g.lin, g)
 	if mg.lay.reusePtrs() {
 		g.skipOr = g.absorbedOrs(f.Body)
 	}
@@ -340,6 +345,7 @@ func (mg *modgen) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, err
 			delete(g.lv.iv, v)
 		}
 	}
+	g.coalesce()
 	// Values live at no call may also take the zero page of the callees'
 	// frames, below f's own ([zpFirst, low)): no callee runs while they
 	// are live. The rest, and those that do not fit there, get f's frame.

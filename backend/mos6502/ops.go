@@ -13,7 +13,7 @@ func (g *fgen) block(b *ir.Block) {
 		if i+1 < len(b.Instrs) {
 			next = b.Instrs[i+1]
 		}
-		if len(in.Results) >= 1 && next != nil && !g.lin.skip(in) && g.lin.group(in) == nil {
+		if len(in.Results) >= 1 && next != nil && !g.lin.skip(in) && g.lin.group(in) == nil && g.fz[in] == nil && !g.dead[in] {
 			v := in.Results[0]
 			// A load may move the pointer a store's address reads.
 			mem := memIndex(in) != nil && memIndex(next) != nil && g.addrNeedsA(next.Arr, memIndex(next))
@@ -38,7 +38,7 @@ func producesInA(in *ir.Instr) bool {
 // consumesFromA reports whether next's template begins by using v from A
 // without disturbing A first.
 func (g *fgen) consumesFromA(next *ir.Instr, v *ir.Value) bool {
-	if g.lin.root(next) != nil || g.lin.skip(next) || g.lin.group(next) != nil {
+	if g.lin.root(next) != nil || g.lin.skip(next) || g.lin.group(next) != nil || g.dead[next] || g.fz[next] != nil {
 		return false
 	}
 	if len(next.Results) == 1 && g.skipOr[next.Results[0]] {
@@ -68,7 +68,10 @@ func (g *fgen) consumesFromA(next *ir.Instr, v *ir.Value) bool {
 
 // clobbersC reports whether in's template may change the carry flag.
 func (g *fgen) clobbersC(in *ir.Instr) bool {
-	if g.lin.root(in) != nil || g.lin.skip(in) {
+	if _, ok := g.wrap[in]; ok {
+		return true
+	}
+	if g.lin.root(in) != nil || g.lin.skip(in) || g.dead[in] || g.fz[in] != nil {
 		return false
 	}
 	switch in.Op {
@@ -183,7 +186,12 @@ func (g *fgen) accOrder(a, b *ir.Value) (*ir.Value, *ir.Value) {
 
 // instr emits one instruction; rest are the instructions after it in its block.
 func (g *fgen) instr(in *ir.Instr, rest []*ir.Instr) {
-	if g.lin.skip(in) || len(in.Results) == 1 && g.skipOr[in.Results[0]] {
+	if g.lin.skip(in) || len(in.Results) == 1 && g.skipOr[in.Results[0]] || g.fz[in] != nil || g.dead[in] {
+		return
+	}
+	g.rest = rest
+	if w, ok := g.wrap[in]; ok {
+		g.wrapped(in, w)
 		return
 	}
 	if r := g.lin.root(in); r != nil {

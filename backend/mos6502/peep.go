@@ -10,11 +10,13 @@ import (
 // a run):
 //
 //   - an `ldx OP` when X already holds OP (loaded by an `ldx OP` since
-//     which neither X nor OP changed) goes, when the next instruction sets
-//     N and Z itself (so the flags of the dropped load are never read):
+//     which neither X nor OP changed) goes, when the next instruction
+//     that touches N and Z sets them (so the flags of the dropped load are
+//     never read):
 //     the bytes of one element read as `lda arr+k,x` one after another
-//     share one load of their index;
-//   - an `ldx OP` right after `sta OP` is `tax`;
+//     share one load of their index; the same for `ldy OP` and Y (a
+//     fused load's `adc arr+k,y`, fuse.go);
+//   - an `ldx OP` right after `sta OP` is `tax`, an `ldy OP` `tay`;
 //   - a `sta $ZP` whose byte is written again before anything can read it
 //     goes (a byte of a linear map kept only for the add after it).
 //
@@ -27,7 +29,8 @@ var peepBranches = map[string]bool{"bcc": true, "bcs": true, "beq": true, "bne":
 
 // setsNZ are the instructions that set N and Z from their result without
 // reading them: after `ldx` they make its flags dead.
-var setsNZ = map[string]bool{"lda": true, "eor": true, "and": true, "ora": true, "adc": true, "sbc": true, "cmp": true, "ldy": true}
+var setsNZ = map[string]bool{"lda": true, "eor": true, "and": true, "ora": true, "adc": true, "sbc": true, "cmp": true, "ldy": true, "ldx": true,
+	"inc": true, "dec": true, "inx": true, "dex": true, "iny": true, "dey": true, "tax": true, "tay": true, "txa": true, "tya": true, "pla": true}
 
 // writesMem are the instructions that write their operand.
 var writesMem = map[string]bool{"sta": true, "stx": true, "sty": true, "inc": true, "dec": true, "asl": true, "lsr": true, "rol": true, "ror": true}
@@ -52,46 +55,72 @@ func peephole(code []string) []string {
 	return dropDeadStores(dropReloads(code))
 }
 
-// dropReloads removes the `ldx OP` that load what X already holds.
+// dropReloads removes the `ldx OP` (`ldy OP`) that load what X (Y)
+// already holds.
 func dropReloads(code []string) []string {
 	out := make([]string, 0, len(code))
-	x := "" // what X holds, as an operand; "" when not known
+	// What X and Y hold, as operands; "" when not known.
+	held := map[byte]string{'x': "", 'y': ""}
 	for i, line := range code {
 		op, arg, ok := peepLine(line)
 		if !ok {
 			if !strings.HasPrefix(line, ";") {
-				x = "" // a label: control may come from elsewhere
+				held['x'], held['y'] = "", "" // a label: control may come from elsewhere
 			}
 			out = append(out, line)
 			continue
 		}
 		switch {
-		case op == "ldx":
-			if arg == x && x != "" && i+1 < len(code) {
-				if next, _, ok := peepLine(code[i+1]); ok && setsNZ[next] {
-					continue
-				}
+		case op == "ldx" || op == "ldy":
+			r := op[2]
+			if arg == held[r] && held[r] != "" && nzDead(code[i+1:]) {
+				continue
 			}
-			x = ""
+			held[r] = ""
 			if !strings.ContainsAny(arg, "#(,") {
-				x = arg
+				held[r] = arg
 				if len(out) > 0 && out[len(out)-1] == "         sta "+arg {
-					// A holds it: tax is a cycle less, with the same flags.
-					out = append(out, "         tax")
+					// A holds it: tax (tay) is a cycle less, with the same flags.
+					out = append(out, "         ta"+string(r))
 					continue
 				}
 			}
-		case op == "tax" || op == "inx" || op == "dex" || op == "tsx" || peepBranches[op]:
-			x = ""
-		case writesMem[op] && x != "":
-			// A write to what X was loaded from, or one that may be.
-			if arg == x || strings.Contains(arg, "(") || !zpOperand.MatchString(x) || zpIndexed(arg) {
-				x = ""
+		case peepBranches[op]:
+			held['x'], held['y'] = "", ""
+		case op == "tax" || op == "inx" || op == "dex" || op == "tsx":
+			held['x'] = ""
+		case op == "tay" || op == "iny" || op == "dey":
+			held['y'] = ""
+		case writesMem[op]:
+			for _, r := range []byte{'x', 'y'} {
+				// A write to what the register was loaded from, or one that may be.
+				if h := held[r]; h != "" && (arg == h || strings.Contains(arg, "(") || !zpOperand.MatchString(h) || zpIndexed(arg)) {
+					held[r] = ""
+				}
 			}
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// nzDead reports whether the N and Z flags are set again before anything
+// reads them in code: the next instructions that neither read nor set
+// them (stores, clc, sec) are followed by one that sets them.
+func nzDead(code []string) bool {
+	for _, line := range code {
+		op, _, ok := peepLine(line)
+		switch {
+		case !ok:
+			return false
+		case setsNZ[op]:
+			return true
+		case op == "sta" || op == "stx" || op == "sty" || op == "clc" || op == "sec":
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // zpIndexed reports whether arg is zero page indexed ($xx,x or $xx,y),

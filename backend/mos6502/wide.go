@@ -145,7 +145,7 @@ func (w *wmod) genFunc(f *ir.Function, labels map[string]bool) (*funcABI, error)
 	for _, a := range f.Locals {
 		g.arrs[a] = arrInfo{label: fmt.Sprintf("vb+%d", abs(a.Len*elemBytes(a)))}
 	}
-	g.lv = computeLiveness(f, nil)
+	g.lv = computeLiveness(f, nil, nil)
 	fa.abs += g.allocate(fa.abs)
 	fr.zpEnd, fr.absEnd = fa.zp, fa.abs
 	abi.ZPTop = fa.zp - 1
