@@ -242,6 +242,10 @@ func (g *fgen) Builtin(in *ir.Instr) error {
 	return g.sha(in)
 }
 
+// LanesIFMA: the IFMA variant runs lane loops on eight 64-bit lanes with
+// VPMADD52LUQ/VPMADD52HUQ (backend/llvm/lanes52.go).
+func (g *fgen) LanesIFMA() bool { return g.v.ifma }
+
 // RotatesPairs: the AVX-512 variant rotates 64-bit lanes with VPROLQ,
 // which runs beside the shuffles (backend/llvm.ChunkRotator).
 func (g *fgen) RotatesPairs() bool {
