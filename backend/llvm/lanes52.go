@@ -318,7 +318,7 @@ func (g *Func) laneLoopInstr(in *ir.Instr) bool {
 			x = splatConst(c)
 		} else {
 			ins := b.NewInsertElement(constant.NewUndef(vt), g.Val(v), constant.NewInt(types.I32, 0))
-			x = b.NewShuffleVector(ins, constant.NewUndef(vt), constant.NewZeroInitializer(vt))
+			x = b.NewShuffleVector(ins, constant.NewUndef(vt), constant.NewZeroInitializer(types.NewVector(8, types.I32)))
 		}
 		vals[v] = x
 		return x
