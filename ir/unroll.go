@@ -12,12 +12,12 @@
 // before that, two loops in a row with the same body over consecutive
 // ranges, the second starting from the first's results, are joined.
 //
-// With Options.KeepHave, a loop of eight trips from 0 that carries no
-// values and sits in the branch taken by `have ifma` stays rolled: it is
-// a lane loop, which a backend whose variant has IFMA runs as one step on
-// eight 64-bit lanes (backend/llvm/lanes52.go). Other variants never emit
-// that branch, and every other target has settled `have ifma` false by
-// now, so nothing else changes.
+// With Options.LaneLoops (and KeepHave), a loop of eight trips from 0
+// that carries no values and sits in the branch taken by `have ifma`
+// stays rolled: it is a lane loop, which a backend whose variant has IFMA
+// runs as one step on eight 64-bit lanes (backend/llvm/lanes52.go). Only
+// a configuration with such a variant asks for it (amd64 under --hw auto
+// or a list naming ifma); its other variants never emit that branch.
 //
 // Requires: nothing (fold first, so bounds are constants). Preserves: the
 // meaning; later passes (sroa, fold) profit from the constant indexes.
@@ -27,7 +27,7 @@ import "github.com/lowent/lowentc/sem"
 
 func unroll(m *Module, o *Options) error {
 	for _, f := range m.Funcs {
-		u := &unroller{m: m, f: f, budget: o.unrollOf(f), sub: subst{}, keepHave: o.KeepHave}
+		u := &unroller{m: m, f: f, budget: o.unrollOf(f), sub: subst{}, keepHave: o.KeepHave && o.LaneLoops}
 		if o.UnrollFactor > 1 && o.UnrollFactor&(o.UnrollFactor-1) == 0 {
 			u.factor = o.UnrollFactor
 			u.uses = map[*Value]int{}
@@ -57,8 +57,8 @@ type unroller struct {
 	sub    subst
 	factor int            // Options.UnrollFactor when it applies, else 0
 	uses   map[*Value]int // uses of each value (joining loops needs them)
-	// keepHave is Options.KeepHave; lanes is set inside the branch a
-	// `have ifma` takes (lane loops stay rolled there).
+	// keepHave is Options.KeepHave and LaneLoops; lanes is set inside
+	// the branch a `have ifma` takes (lane loops stay rolled there).
 	keepHave, lanes bool
 }
 

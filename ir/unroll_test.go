@@ -213,27 +213,29 @@ export fn f(x: u64) -> u64 effects none {
     return acc[3] ^ acc[7]
 }`
 
-// TestUnrollKeepsLaneLoops: with KeepHave, a loop of eight trips from 0
-// without loop-carried values stays rolled in the branch `have ifma`
-// takes (for a backend's lane selection), and only there: the same loop
-// in the else branch, and every loop without KeepHave, is unrolled.
+// TestUnrollKeepsLaneLoops: with KeepHave and LaneLoops, a loop of eight
+// trips from 0 without loop-carried values stays rolled in the branch
+// `have ifma` takes (for a backend's lane selection), and only there: the
+// same loop in the else branch, and every loop without both options, is
+// unrolled.
 func TestUnrollKeepsLaneLoops(t *testing.T) {
 	p := load(t, laneLoopSrc)
 	inputs := [][]lang.Value{{{Word: 0}}, {{Word: 0x1234}}, {{Word: ^uint64(0)}}}
-	for _, keep := range []bool{false, true} {
+	for _, o := range []Options{{}, {KeepHave: true}, {LaneLoops: true}, {KeepHave: true, LaneLoops: true}} {
 		m, err := lower.Program(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		applyPass(t, m, inline, Options{}, "f", inputs...)
 		applyPass(t, m, fold, Options{}, "f", inputs...)
-		applyPass(t, m, unroll, Options{Unroll: DefaultUnroll, KeepHave: keep}, "f", inputs...)
+		o.Unroll = DefaultUnroll
+		applyPass(t, m, unroll, o, "f", inputs...)
 		want := 0
-		if keep {
+		if o.KeepHave && o.LaneLoops {
 			want = 1
 		}
 		if n := countOps(m, OpFor); n != want {
-			t.Errorf("KeepHave %v: %d loops left, want %d\n%s", keep, n, want, m)
+			t.Errorf("KeepHave %v, LaneLoops %v: %d loops left, want %d\n%s", o.KeepHave, o.LaneLoops, n, want, m)
 		}
 	}
 }

@@ -134,6 +134,12 @@ func (h hwConfig) Dispatcher(m *llvm.Module, name string, impls []*llir.Func, vs
 	return modGen{m}.dispatcher(name, impls, xs)
 }
 
+// LaneLoops: --hw auto (its IFMA variant) and a list naming ifma select
+// lane loops, so the IR keeps them rolled (backend/llvm.LaneConfig).
+func (h hwConfig) LaneLoops() bool {
+	return h.mode == "auto" || len(h.variants) == 1 && h.variants[0].ifma
+}
+
 // Dispatched says whether --hw auto compiles several variants.
 func (h hwConfig) Dispatched() bool { return len(h.variants) > 1 }
 
