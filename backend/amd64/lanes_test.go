@@ -111,3 +111,21 @@ func TestPoly1305LanesSelected(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneLoopsOnlyWhereSelected: the IR keeps the lane loops rolled
+// (and so the lanes' rows, [40 x i64] tables of powers, in memory) only
+// for a configuration that selects them: --hw none and aes compile the
+// IR they did before the lanes, where the branch of `have ifma` left no
+// array behind.
+func TestLaneLoopsOnlyWhereSelected(t *testing.T) {
+	p := testprog.Stdlib(t, "poly1305")
+	for hw, want := range map[string]bool{"none": false, "aes": false, "auto": true} {
+		ll, err := Compile(input(p), backend.Options{HW: hw, Emit: "ll"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(ll), "alloca [40 x i64]"); got != want {
+			t.Errorf("--hw %s: the lanes' tables in memory: %v, want %v", hw, got, want)
+		}
+	}
+}
