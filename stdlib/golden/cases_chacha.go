@@ -264,7 +264,10 @@ func ChaChaRandom(seed int64) []Case {
 	for _, n := range []int{511, 512, 513, 639, 1023, 1024, 1025, 16384 + 3} {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/lanes/len=%d", n), rnd(32), rnd(n)))
 	}
-	for _, n := range []int{1025, 16384 + 3} {
+	// (The seal's plaintext and ciphertext at 16 KiB do not both fit in
+	// the 6502's memory beside the program: backend/amd64's
+	// TestPoly1305Lanes seals 16 KiB + 3 there.)
+	for _, n := range []int{1025, 4096 + 3} {
 		cs = append(cs, ChaChaPolySealCase(fmt.Sprintf("chacha20_poly1305_seal/lanes/aad=13/len=%d", n), rnd(32), rnd(12), rnd(13), rnd(n)))
 	}
 	for _, n := range []int{2048, 2063, 3072 + 2048 + 16*3 + 9} {
