@@ -109,3 +109,57 @@ func TestFeaturesDropsSettledBranch(t *testing.T) {
 		}
 	}
 }
+
+const haveIFMASrc = `module t
+export fn f(x: u64) -> u64 effects none {
+    if have ifma {
+        let (lo, hi) = mulw(x & 0xf_ffff_ffff_ffff, 0x1234_5678_9abc)
+        return (lo & 0xf_ffff_ffff_ffff) + ((hi << 12) | (lo >> 52))
+    }
+    return x
+}`
+
+// TestFeaturesHaveIFMA: `have ifma` is settled like the other features:
+// true with ifma (the multiply stays), false without (no multiply left),
+// kept with KeepHave; the VM with the same features agrees each time.
+func TestFeaturesHaveIFMA(t *testing.T) {
+	p := load(t, haveIFMASrc)
+	inputs := [][]lang.Value{{{Word: 0}}, {{Word: 0x12345678}}, {{Word: ^uint64(0)}}}
+	for _, c := range []struct {
+		o            Options
+		mulw, haveOp int
+	}{
+		{Options{}, 0, 0},
+		{Options{Features: lang.FeatureSet(lang.FeatAES | lang.FeatSHA)}, 0, 0},
+		{Options{Features: lang.FeatureSet(lang.FeatIFMA)}, 1, 0},
+		{Options{KeepHave: true}, 1, 1},
+	} {
+		m, err := lower.Program(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// applyPass compares with the interpreter before the pass, which
+		// reads have as false: only without ifma.
+		if c.o.Features.Has(lang.FeatIFMA) {
+			applyPass(t, m, features, c.o, "f")
+		} else {
+			applyPass(t, m, features, c.o, "f", inputs...)
+		}
+		if n, h := countOps(m, OpMulW), countOps(m, OpHave); n != c.mulw || h != c.haveOp {
+			t.Errorf("%+v: %d mulw and %d have, want %d and %d\n%s", c.o, n, h, c.mulw, c.haveOp, m)
+		}
+		if c.o.KeepHave {
+			continue
+		}
+		for _, in := range inputs {
+			want, err := vmRunFeatures(p, "f", in, c.o.Features)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Run(m, "f", lang.CopyValues(in))
+			if err != nil || got[0].Word != want[0].Word {
+				t.Errorf("f%v with %v: IR %v (%v), VM %v", in, c.o.Features, got, err, want)
+			}
+		}
+	}
+}

@@ -68,6 +68,10 @@ type Options struct {
 	// KeepHave leaves `have` in the IR for a backend that compiles one
 	// variant per CPU level and answers it per variant.
 	KeepHave bool
+	// LaneLoops keeps the lane loops in the branch `have ifma` takes
+	// rolled (see unroll.go), for a backend with a variant that selects
+	// them; without it those loops unroll like any other.
+	LaneLoops bool
 	// DumpAfter names a pass ("lower" for the lowered IR) after which the IR
 	// is written to Dump, or "all" for every pass. A pass the pipeline runs
 	// more than once (fold, sroa, ...) is written after its last run, so

@@ -12,13 +12,22 @@
 // before that, two loops in a row with the same body over consecutive
 // ranges, the second starting from the first's results, are joined.
 //
+// With Options.LaneLoops (and KeepHave), a loop of eight trips from 0
+// that carries no values and sits in the branch taken by `have ifma`
+// stays rolled: it is a lane loop, which a backend whose variant has IFMA
+// runs as one step on eight 64-bit lanes (backend/llvm/lanes52.go). Only
+// a configuration with such a variant asks for it (amd64 under --hw auto
+// or a list naming ifma); its other variants never emit that branch.
+//
 // Requires: nothing (fold first, so bounds are constants). Preserves: the
 // meaning; later passes (sroa, fold) profit from the constant indexes.
 package ir
 
+import "github.com/lowent/lowentc/sem"
+
 func unroll(m *Module, o *Options) error {
 	for _, f := range m.Funcs {
-		u := &unroller{m: m, f: f, budget: o.unrollOf(f), sub: subst{}}
+		u := &unroller{m: m, f: f, budget: o.unrollOf(f), sub: subst{}, keepHave: o.KeepHave && o.LaneLoops}
 		if o.UnrollFactor > 1 && o.UnrollFactor&(o.UnrollFactor-1) == 0 {
 			u.factor = o.UnrollFactor
 			u.uses = map[*Value]int{}
@@ -48,17 +57,26 @@ type unroller struct {
 	sub    subst
 	factor int            // Options.UnrollFactor when it applies, else 0
 	uses   map[*Value]int // uses of each value (joining loops needs them)
+	// keepHave is Options.KeepHave and LaneLoops; lanes is set inside
+	// the branch a `have ifma` takes (lane loops stay rolled there).
+	keepHave, lanes bool
 }
 
 func (u *unroller) block(b *Block) {
 	var out []*Instr
 	for _, in := range b.Instrs {
 		u.sub.apply(in)
-		for _, blk := range in.Blocks {
+		for i, blk := range in.Blocks {
+			if i == 0 && u.keepHave && !u.lanes && isHaveIFMA(in) {
+				u.lanes = true
+				u.block(blk)
+				u.lanes = false
+				continue
+			}
 			u.block(blk)
 		}
 		if in.Op == OpFor {
-			if trips, lo, ok := u.trips(in); ok {
+			if trips, lo, ok := u.trips(in); ok && !(u.lanes && trips == 8 && lo == 0 && len(in.Results) == 0) {
 				out = u.expand(in, lo, trips, out)
 				continue
 			}
@@ -311,4 +329,13 @@ func (u *unroller) expand(in *Instr, lo, trips uint64, out []*Instr) []*Instr {
 		u.sub[r] = cur[i]
 	}
 	return out
+}
+
+// isHaveIFMA reports whether in is `if have ifma`.
+func isHaveIFMA(in *Instr) bool {
+	if in.Op != OpIf {
+		return false
+	}
+	d := in.Args[0].Def
+	return d != nil && d.Op == OpHave && sem.Feature(d.Aux) == sem.FeatIFMA
 }

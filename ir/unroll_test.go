@@ -5,6 +5,7 @@ import (
 
 	. "github.com/lowent/lowentc/ir"
 	"github.com/lowent/lowentc/lang"
+	"github.com/lowent/lowentc/lower"
 )
 
 // unrollModule: f(x) = x folded through 5 iterations of acc = acc*3 + i
@@ -188,5 +189,53 @@ func TestUnrollFactorJoinsArrayLoops(t *testing.T) {
 	applyPass(t, m, unroll, Options{Unroll: 10}, "f", []lang.Value{arg})
 	if n := countOps(m, OpFor); n != 2 {
 		t.Fatalf("%d loops without UnrollFactor, want 2:\n%s", n, m)
+	}
+}
+
+const laneLoopSrc = `module t
+fn lanes(acc: mut [16]u64) {
+    for l in 0..8 {
+        acc[l] = acc[l] + acc[8 + l] * 3
+    }
+}
+export fn f(x: u64) -> u64 effects none {
+    var acc: [16]u64
+    for i in 0..16 {
+        acc[i] = x + (i as u64)
+    }
+    if have ifma {
+        lanes(acc)
+    } else {
+        for l in 0..8 {
+            acc[l] = acc[l] + acc[8 + l] * 3
+        }
+    }
+    return acc[3] ^ acc[7]
+}`
+
+// TestUnrollKeepsLaneLoops: with KeepHave and LaneLoops, a loop of eight
+// trips from 0 without loop-carried values stays rolled in the branch
+// `have ifma` takes (for a backend's lane selection), and only there: the
+// same loop in the else branch, and every loop without both options, is
+// unrolled.
+func TestUnrollKeepsLaneLoops(t *testing.T) {
+	p := load(t, laneLoopSrc)
+	inputs := [][]lang.Value{{{Word: 0}}, {{Word: 0x1234}}, {{Word: ^uint64(0)}}}
+	for _, o := range []Options{{}, {KeepHave: true}, {LaneLoops: true}, {KeepHave: true, LaneLoops: true}} {
+		m, err := lower.Program(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyPass(t, m, inline, Options{}, "f", inputs...)
+		applyPass(t, m, fold, Options{}, "f", inputs...)
+		o.Unroll = DefaultUnroll
+		applyPass(t, m, unroll, o, "f", inputs...)
+		want := 0
+		if o.KeepHave && o.LaneLoops {
+			want = 1
+		}
+		if n := countOps(m, OpFor); n != want {
+			t.Errorf("KeepHave %v, LaneLoops %v: %d loops left, want %d\n%s", o.KeepHave, o.LaneLoops, n, want, m)
+		}
 	}
 }

@@ -38,6 +38,14 @@ export fn f(x: u32) -> u32 effects none {
     }
     return x
 }`,
+	"have ifma": `module t
+export fn f(x: u64) -> u64 effects none {
+    if have ifma {
+        let (lo, hi) = mulw(x & 0xf_ffff_ffff_ffff, x & 0xf_ffff_ffff_ffff)
+        return (lo & 0xf_ffff_ffff_ffff) ^ ((hi << 12) | (lo >> 52))
+    }
+    return x
+}`,
 	"untyped takes the other operand's type": `module t
 fn f(x: u8) -> u8 { return x + 255 }`,
 	"untyped in declared let": `module t
@@ -348,7 +356,7 @@ fn f(a: u32, b: u64) -> u32 { let (x, y, z, w) = sha256_msg1(a, a, a, a, @b, a, 
 		{"sha256_msg2 is four results", `module t
 fn f(a: u32) -> u32 { return @sha256_msg2(a, a, a, a, a, a, a, a) }`, []string{"sha256_msg2 returns 4 values"}},
 		{"have an unknown feature", `module t
-fn f() -> bool { return @have avx }`, []string{"have avx: unknown hardware feature (known: pclmul,aes,sha)"}},
+fn f() -> bool { return @have avx }`, []string{"have avx: unknown hardware feature (known: pclmul,aes,sha,ifma)"}},
 		{"have is not a constant", `module t
 const C: bool = @have sha`, []string{"constant"}},
 		{"have is a bool", `module t

@@ -29,6 +29,7 @@ const (
 	FeatPCLMUL = sem.FeatPCLMUL
 	FeatAES    = sem.FeatAES
 	FeatSHA    = sem.FeatSHA
+	FeatIFMA   = sem.FeatIFMA
 )
 
 const (

@@ -13,13 +13,17 @@ const (
 	FeatPCLMUL Feature = 1 << iota // carry-less multiply (clmul_lo, clmul_hi)
 	FeatAES                        // AES rounds (aes_enc, aes_enclast)
 	FeatSHA                        // SHA-256 rounds and schedule (sha256_rnds2, sha256_msg1, sha256_msg2)
+	// FeatIFMA is 52-bit integer multiply-add on vectors (AVX-512 IFMA):
+	// no builtin of its own; `have ifma` asks for a code shape that a
+	// backend selects to VPMADD52LUQ/VPMADD52HUQ.
+	FeatIFMA
 )
 
 // FeatureSet is a set of features.
 type FeatureSet uint8
 
 // AllFeatures lists the features in canonical order.
-var AllFeatures = []Feature{FeatPCLMUL, FeatAES, FeatSHA}
+var AllFeatures = []Feature{FeatPCLMUL, FeatAES, FeatSHA, FeatIFMA}
 
 func (f Feature) String() string {
 	switch f {
@@ -29,11 +33,14 @@ func (f Feature) String() string {
 		return "aes"
 	case FeatSHA:
 		return "sha"
+	case FeatIFMA:
+		return "ifma"
 	}
 	return fmt.Sprintf("feature(%d)", uint8(f))
 }
 
-// FeatureByName returns the feature called name ("pclmul", "aes", "sha").
+// FeatureByName returns the feature called name ("pclmul", "aes", "sha",
+// "ifma").
 func FeatureByName(name string) (Feature, bool) {
 	for _, f := range AllFeatures {
 		if f.String() == name {

@@ -68,3 +68,18 @@ func TestPoly1305ChainsByHave(t *testing.T) {
 		}
 	}
 }
+
+// TestPoly1305LanesByHave checks that update takes the eight lanes
+// (update8, which calls update_lanes) exactly where `have ifma` holds.
+func TestPoly1305LanesByHave(t *testing.T) {
+	ifma := lang.FeatureSet(lang.FeatIFMA) | lang.FeatureSet(lang.FeatAES)
+	for _, feats := range []lang.FeatureSet{0, lang.FeatureSet(lang.FeatAES), ifma} {
+		n := callsIn(t, "poly1305", "update", "update8", feats)
+		if want := map[bool]int{false: 0, true: 1}[feats == ifma]; n != want {
+			t.Errorf("features %v: update calls update8 %d times, want %d", feats, n, want)
+		}
+	}
+	if n := callsIn(t, "poly1305", "update8", "update_lanes", ifma); n != 1 {
+		t.Errorf("update8 calls update_lanes %d times, want 1", n)
+	}
+}

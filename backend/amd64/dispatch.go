@@ -25,8 +25,8 @@ var cpuidResult = types.NewStruct(types.I32, types.I32, types.I32, types.I32)
 // the flags alone, and lowentc_MODULE_force_level(n), which lowers the
 // level to min(n, detected), keeps a flag only when n has it too, and
 // returns the level and flags in effect (the tests run every variant so);
-// an n that is not a level 0-3 with or without levelSHA returns -1 and
-// changes nothing.
+// an n that is not a level 0-3 with or without levelSHA and levelIFMA
+// returns -1 and changes nothing.
 func (g modGen) cpuLevelFunc() *llir.Func {
 	const name = "cpu"
 	if f, ok := g.Decls[name]; ok {
@@ -64,10 +64,10 @@ func (g modGen) cpuLevelFunc() *llir.Func {
 	force := g.Out.NewFunc(llvm.SymbolName(g.M.Name, "force_level"), types.I32, n)
 	force.FuncAttrs = append(force.FuncAttrs, enum.FuncAttrNoUnwind)
 	check, b, reject := force.NewBlock("entry"), force.NewBlock("force"), force.NewBlock("reject")
-	// n is a level 0-3, optionally with levelSHA; anything else (a
-	// negative n, a level above 3, another bit) returns -1 and leaves the
-	// level in effect alone.
-	valid := check.NewICmp(enum.IPredULE, check.NewAnd(n, constant.NewInt(types.I32, ^int64(levelSHA))),
+	// n is a level 0-3, optionally with levelSHA and levelIFMA; anything
+	// else (a negative n, a level above 3, another bit) returns -1 and
+	// leaves the level in effect alone.
+	valid := check.NewICmp(enum.IPredULE, check.NewAnd(n, constant.NewInt(types.I32, ^int64(levelFlags))),
 		constant.NewInt(types.I32, levelAVX512))
 	check.NewCondBr(valid, b, reject)
 	reject.NewRet(constant.NewInt(types.I32, -1))
@@ -77,7 +77,7 @@ func (g modGen) cpuLevelFunc() *llir.Func {
 	mask := constant.NewInt(types.I32, levelMask)
 	nl, rl := b.NewAnd(n, mask), b.NewAnd(real, mask)
 	lower := b.NewICmp(enum.IPredSLT, nl, rl)
-	flags := b.NewAnd(b.NewAnd(n, real), constant.NewInt(types.I32, levelSHA))
+	flags := b.NewAnd(b.NewAnd(n, real), constant.NewInt(types.I32, levelFlags))
 	l := b.NewOr(b.NewSelect(lower, nl, rl), flags)
 	fst := b.NewStore(l, cache)
 	fst.Atomic, fst.Ordering, fst.Align = true, enum.AtomicOrderingMonotonic, 4
@@ -87,7 +87,7 @@ func (g modGen) cpuLevelFunc() *llir.Func {
 
 // detectFunc emits the CPUID probe: levelAVX512, levelAVX2, levelAES or
 // levelBase, with the flag levelSHA when the CPU also has the SHA
-// extensions.
+// extensions, and levelIFMA when it has AVX-512 IFMA beside levelAVX512.
 func (g modGen) detectFunc() *llir.Func {
 	f := g.Out.NewFunc("lowentc."+g.M.Name+".detect", types.I32)
 	f.Linkage = enum.LinkageInternal
@@ -137,7 +137,9 @@ func (g modGen) detectFunc() *llir.Func {
 	// OS saves the opmask and ZMM registers.
 	zmmState := leaf7.NewICmp(enum.IPredEQ, leaf7.NewAnd(xcr0, i32(0xe6)), i32(0xe6))
 	avx512 := all(leaf7, avx2, zmmState, bit(leaf7, ebx7, 16), bit(leaf7, ebx7, 17), bit(leaf7, ebx7, 30), bit(leaf7, ebx7, 31))
-	l7 := leaf7.NewSelect(avx512, i32(levelAVX512), leaf7.NewSelect(avx2, i32(levelAVX2), i32(levelAES)))
+	// Leaf 7 EBX 21: AVX512_IFMA, counted only with AVX-512 itself.
+	ifma := leaf7.NewSelect(bit(leaf7, ebx7, 21), i32(levelAVX512|levelIFMA), i32(levelAVX512))
+	l7 := leaf7.NewSelect(avx512, ifma, leaf7.NewSelect(avx2, i32(levelAVX2), i32(levelAES)))
 	leaf7.NewBr(done)
 	lvl := done.NewPhi(llir.NewIncoming(aesLevel, entry), llir.NewIncoming(aesLevel, xsave), llir.NewIncoming(l7, leaf7))
 	done.NewRet(done.NewOr(lvl, shaFlag))
@@ -152,12 +154,19 @@ func (g modGen) dispatcher(name string, impls []*llir.Func, vs []variant) *llir.
 	lvl := b.NewCall(level)
 	base := b.NewAnd(lvl, constant.NewInt(types.I32, levelMask))
 	hasSHA := b.NewICmp(enum.IPredNE, b.NewAnd(lvl, constant.NewInt(types.I32, levelSHA)), constant.NewInt(types.I32, 0))
+	var hasIFMA value.Value // asked only by an export with an IFMA variant
 	// The last variant is the computed one: always allowed.
 	var callee value.Value = impls[len(impls)-1]
 	for i := len(impls) - 2; i >= 0; i-- {
 		ok := value.Value(b.NewICmp(enum.IPredSGE, base, constant.NewInt(types.I32, int64(vs[i].level))))
 		if vs[i].sha {
 			ok = b.NewAnd(ok, hasSHA)
+		}
+		if vs[i].ifma {
+			if hasIFMA == nil {
+				hasIFMA = b.NewICmp(enum.IPredNE, b.NewAnd(lvl, constant.NewInt(types.I32, levelIFMA)), constant.NewInt(types.I32, 0))
+			}
+			ok = b.NewAnd(ok, hasIFMA)
 		}
 		callee = b.NewSelect(ok, impls[i], callee)
 	}

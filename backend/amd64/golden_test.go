@@ -43,7 +43,7 @@ func TestForceLevelErrors(t *testing.T) {
 	if _, err := runnerFor(t, p, "none").ForceLevel(levelAES); err == nil || err.Error() != "amd64: ForceLevel needs --hw auto" {
 		t.Errorf("--hw none: %v", err)
 	}
-	want := "amd64: ForceLevel(0x7): not a CPU level 0-3 (with or without the SHA flag 0x100)"
+	want := "amd64: ForceLevel(0x7): not a CPU level 0-3 (with or without the flags 0x100 SHA, 0x200 IFMA)"
 	if _, err := runnerFor(t, p, "auto").ForceLevel(7); err == nil || err.Error() != want {
 		t.Errorf("level 7: %v", err)
 	}

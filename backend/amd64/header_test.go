@@ -105,7 +105,7 @@ int main(void) {
 	printf("xnull %d\n", lowentc_nul_fold(nothing, &y));
 	printf("ynull %d\n", lowentc_nul_fold(x, nothing));
 	int level = lowentc_nul_cpu_level() | lowentc_nul_cpu_flags();
-	int bad[] = {-1, 4, 0xff, 0x200, 0x104, -256};
+	int bad[] = {-1, 4, 0xff, 0x400, 0x104, 0x304, -256};
 	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int got = lowentc_nul_force_level(bad[i]);
 		int now = lowentc_nul_cpu_level() | lowentc_nul_cpu_flags();
@@ -172,8 +172,9 @@ ynull 1
 force -1: -1 unchanged
 force 4: -1 unchanged
 force 255: -1 unchanged
-force 512: -1 unchanged
+force 1024: -1 unchanged
 force 260: -1 unchanged
+force 772: -1 unchanged
 force -256: -1 unchanged
 force 0: 0; -1 after: -1, level 0
 `

@@ -18,6 +18,7 @@ type variant struct {
 	wide     bool   // VAES and VPCLMULQDQ may be used too
 	zmm      bool   // ... on 512-bit registers (AVX-512)
 	sha      bool   // `have sha` holds: the SHA-256 builtins use SHA256RNDS2/MSG1/MSG2
+	ifma     bool   // `have ifma` holds: AVX-512 IFMA (VPMADD52LUQ/VPMADD52HUQ) may be used
 }
 
 // The CPU levels the dispatcher distinguishes, in increasing order.
@@ -32,6 +33,12 @@ const (
 	// SHA extensions (SHA-NI), which come apart from the AVX levels (Ice
 	// Lake and Zen have them, Skylake-X does not).
 	levelSHA = 0x100
+	// levelIFMA is a flag beside levelSHA: the CPU has AVX-512 IFMA (52-bit
+	// multiply-add on 64-bit lanes). Detection sets it only together with
+	// levelAVX512, and the IFMA variant needs both.
+	levelIFMA = 0x200
+	// levelFlags are the flags force_level accepts beside a level.
+	levelFlags = levelSHA | levelIFMA
 	// levelMask keeps the level without the flags.
 	levelMask = 0xff
 )
@@ -69,6 +76,7 @@ var featureNames = map[string]string{
 	"vaes":    "+vaes,+avx,+avx2",
 	"vpclmul": "+vpclmulqdq,+avx,+avx2",
 	"sha":     "+sha",
+	"ifma":    "+avx512f,+avx512ifma",
 	"avx":     "+avx",
 	"avx2":    "+avx,+avx2",
 	"bmi2":    "+bmi,+bmi2",
@@ -89,7 +97,7 @@ func parseHW(s string) (hwConfig, error) {
 		return hwConfig{mode: "auto", variants: []variant{avx512Variant, avx2Variant, aesVariant, softVariant}}, nil
 	}
 	feats := map[string]bool{}
-	hw, wide, zmm, sha := false, false, false, false
+	hw, wide, zmm, sha, ifma := false, false, false, false, false
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		f, ok := featureNames[name]
@@ -102,6 +110,11 @@ func parseHW(s string) (hwConfig, error) {
 			hw = true
 		case "sha":
 			sha = true
+			for _, x := range strings.Split(f, ",") {
+				feats[x] = true
+			}
+		case "ifma":
+			ifma = true
 			for _, x := range strings.Split(f, ",") {
 				feats[x] = true
 			}
@@ -129,7 +142,7 @@ func parseHW(s string) (hwConfig, error) {
 	if feats["+avx2"] {
 		feats[fastUnaligned[1:]] = true
 	}
-	v := variant{name: "hw", hw: hw, wide: wide, zmm: zmm && wide, sha: sha, features: strings.Join(sortedKeys(feats), ","), level: levelAES}
+	v := variant{name: "hw", hw: hw, wide: wide, zmm: zmm && wide, sha: sha, ifma: ifma, features: strings.Join(sortedKeys(feats), ","), level: levelAES}
 	return hwConfig{mode: "list", variants: []variant{v}}, nil
 }
 
@@ -166,6 +179,22 @@ func funcFeatures(v variant, used builtinUse) string {
 // slower on recent Xeons (measured: 14 MB/s instead of 1,800 for SHA-256
 // with +avx2). AES-NI and PCLMULQDQ are there too, on 128 bits.
 var shaVariant = variant{name: "sha", hw: true, sha: true, features: sseFeatures, level: levelAES}
+
+// ifmaVariant is the variant of an export that asks `have ifma`, on a CPU
+// with AVX-512 and IFMA: the AVX-512 variant with +avx512ifma, where
+// `have ifma` is true (the lane selection of backend/llvm/lanes52.go then
+// emits VPMADD52LUQ/VPMADD52HUQ).
+var ifmaVariant = variant{name: "ifma", hw: true, level: levelAVX512, wide: true, zmm: true, ifma: true,
+	features: avx512Variant.features + ",+avx512ifma"}
+
+// ifmaVariants returns the variants of an export that asks `have ifma`
+// under --hw auto: the IFMA variant first, then vs. Other modes keep vs.
+func ifmaVariants(hw hwConfig, vs []variant) []variant {
+	if hw.mode == "auto" {
+		return append([]variant{ifmaVariant}, vs...)
+	}
+	return vs
+}
 
 // shaVariants returns the variants of an export that uses the SHA-256
 // builtins: under --hw auto the SHA variant first, then vs; in a feature

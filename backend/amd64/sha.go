@@ -26,6 +26,8 @@ func (g *fgen) Have(f sem.Feature) bool {
 	switch f {
 	case sem.FeatSHA:
 		return g.v.sha
+	case sem.FeatIFMA:
+		return g.v.ifma
 	case sem.FeatAES, sem.FeatPCLMUL:
 		return g.v.hw
 	}

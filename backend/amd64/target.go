@@ -55,9 +55,10 @@ func Prepare(in *backend.Input, opts backend.Options) (*Runner, error) {
 }
 
 // ForceLevel limits a --hw auto program to CPU level n (0 computed, 1
-// AES-NI, 2 AVX2 with VAES, 3 AVX-512) and returns the level in effect.
+// AES-NI, 2 AVX2 with VAES, 3 AVX-512; the flags levelSHA and levelIFMA
+// kept only where the CPU has them) and returns the level in effect.
 func (r *Runner) ForceLevel(n int) (int, error) {
-	return r.Runner.ForceLevel(n, "a CPU level 0-3 (with or without the SHA flag 0x100)")
+	return r.Runner.ForceLevel(n, "a CPU level 0-3 (with or without the flags 0x100 SHA, 0x200 IFMA)")
 }
 
 // SymbolName is the C name of export fn of module mod.
@@ -85,7 +86,7 @@ func (x86) Configure(opts backend.Options) (llvm.Config, error) {
 // it asks `have sha` (it then gets a SHA-NI variant even when the SHA-256
 // builtins it guards were deleted as dead, so that `have sha` is true on
 // a CPU with the SHA extensions).
-type builtinUse struct{ clmul, aes, sha, haveSHA bool }
+type builtinUse struct{ clmul, aes, sha, haveSHA, haveIFMA bool }
 
 func usesOf(f *ir.Function) builtinUse {
 	var u builtinUse
@@ -99,18 +100,23 @@ func usesOf(f *ir.Function) builtinUse {
 			u.sha = true
 		case ir.OpHave:
 			u.haveSHA = u.haveSHA || sem.Feature(in.Aux) == sem.FeatSHA
+			u.haveIFMA = u.haveIFMA || sem.Feature(in.Aux) == sem.FeatIFMA
 		}
 	})
 	return u
 }
 
 // Variants returns the variants of export f: those of --hw, or of
-// shaVariants when f uses the SHA-256 builtins or asks `have sha`.
+// shaVariants when f uses the SHA-256 builtins or asks `have sha`, with
+// the IFMA variant first under auto when f asks `have ifma`.
 func (h hwConfig) Variants(f *ir.Function) []llvm.Variant {
 	use := usesOf(f)
 	vs := h.variants
 	if use.sha || use.haveSHA {
 		vs = shaVariants(h)
+	}
+	if use.haveIFMA {
+		vs = ifmaVariants(h, vs)
 	}
 	out := make([]llvm.Variant, len(vs))
 	for i, v := range vs {
@@ -128,6 +134,12 @@ func (h hwConfig) Dispatcher(m *llvm.Module, name string, impls []*llir.Func, vs
 	return modGen{m}.dispatcher(name, impls, xs)
 }
 
+// LaneLoops: --hw auto (its IFMA variant) and a list naming ifma select
+// lane loops, so the IR keeps them rolled (backend/llvm.LaneConfig).
+func (h hwConfig) LaneLoops() bool {
+	return h.mode == "auto" || len(h.variants) == 1 && h.variants[0].ifma
+}
+
 // Dispatched says whether --hw auto compiles several variants.
 func (h hwConfig) Dispatched() bool { return len(h.variants) > 1 }
 
@@ -142,10 +154,11 @@ func (h hwConfig) Header(mod string) string {
 	}
 	return "\n/* --hw auto: the CPU level in use (0 computed, 1 AES-NI + PCLMULQDQ,\n" +
 		"   2 the same with AVX2, VAES, VPCLMULQDQ, 3 with AVX-512), the flags in\n" +
-		"   use (0x100: the SHA extensions), and a way to lower them: force_level(n),\n" +
-		"   n a level 0-3 optionally with the flag 0x100, keeps the smaller level\n" +
-		"   and the flag only if the CPU has it too, and returns the level and flags\n" +
-		"   in effect; any other n (a negative one, a level above 3, another bit)\n" +
+		"   use (0x100: the SHA extensions; 0x200: AVX-512 IFMA, with level 3), and\n" +
+		"   a way to lower them: force_level(n), n a level 0-3 optionally with the\n" +
+		"   flags 0x100 and 0x200, keeps the smaller level and a flag only if the\n" +
+		"   CPU has it too, and returns the level and flags in effect; any other n\n" +
+		"   (a negative one, a level above 3, another bit)\n" +
 		"   returns -1 and changes nothing. */\n" +
 		fmt.Sprintf("int %s(void);\n", llvm.SymbolName(mod, "cpu_level")) +
 		fmt.Sprintf("int %s(void);\n", llvm.SymbolName(mod, "cpu_flags")) +
@@ -248,6 +261,10 @@ func (g *fgen) Builtin(in *ir.Instr) error {
 	}
 	return g.sha(in)
 }
+
+// LanesIFMA: the IFMA variant runs lane loops on eight 64-bit lanes with
+// VPMADD52LUQ/VPMADD52HUQ (backend/llvm/lanes52.go).
+func (g *fgen) LanesIFMA() bool { return g.v.ifma }
 
 // RotatesPairs: the AVX-512 variant rotates 64-bit lanes with VPROLQ,
 // which runs beside the shuffles (backend/llvm.ChunkRotator).

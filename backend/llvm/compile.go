@@ -34,12 +34,32 @@ type build struct {
 // and inlined, with `have` kept for the target's variants.
 var plan = ir.Options{W: 64, Unroll: ir.DefaultUnroll, KeepHave: true}
 
-// module checks the program's stack needs and returns its module.
-func module(t Target, in *backend.Input) (*ir.Module, error) {
+// LaneConfig is implemented by a Config that has a variant selecting
+// lane loops (lanes52.go): LaneLoops reports whether it does, and the plan
+// then keeps those loops rolled (ir.Options.LaneLoops). Every other
+// configuration compiles the IR it compiled before.
+type LaneConfig interface {
+	LaneLoops() bool
+}
+
+// planFor is plan under opts: with LaneLoops when t's configuration asks.
+func planFor(t Target, opts backend.Options) ir.Options {
+	p := plan
+	if cfg, err := t.Configure(opts); err == nil {
+		if lc, ok := cfg.(LaneConfig); ok && lc.LaneLoops() {
+			p.LaneLoops = true
+		}
+	}
+	return p
+}
+
+// module checks the program's stack needs and returns its module under
+// the plan of opts.
+func module(t Target, in *backend.Input, opts backend.Options) (*ir.Module, error) {
 	if err := checkStack(t, in); err != nil {
 		return nil, err
 	}
-	m, err := in.Module(plan)
+	m, err := in.Module(planFor(t, opts))
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +101,7 @@ func Compile(t Target, in *backend.Input, opts backend.Options) ([]byte, error) 
 	if _, err := t.Configure(opts); err != nil {
 		return nil, err
 	}
-	m, err := module(t, in)
+	m, err := module(t, in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +172,7 @@ type Built struct {
 
 // Build compiles the program in for t into an object file in dir.
 func Build(t Target, in *backend.Input, opts backend.Options, dir string) (*Built, error) {
-	m, err := module(t, in)
+	m, err := module(t, in, opts)
 	if err != nil {
 		return nil, err
 	}

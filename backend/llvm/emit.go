@@ -341,6 +341,10 @@ func (g *Func) haveIf(in *ir.Instr, taken bool) error {
 // forInstr emits a counted loop: a header with phis for the index and the
 // loop-carried values, the body, and a latch that increments the index.
 func (g *Func) forInstr(in *ir.Instr) error {
+	// A lane loop may be one step on eight lanes (lanes52.go).
+	if g.laneLoopInstr(in) {
+		return nil
+	}
 	body := in.Blocks[0]
 	k := len(in.Results)
 	n := len(body.Params) - k

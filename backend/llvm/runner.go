@@ -68,7 +68,7 @@ func compile(t Target, in *backend.Input, opts backend.Options) (*compiled, erro
 	if err != nil {
 		return nil, err
 	}
-	m, err := module(t, in)
+	m, err := module(t, in, opts)
 	if err != nil {
 		return nil, err
 	}

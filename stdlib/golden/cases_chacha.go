@@ -259,6 +259,17 @@ func ChaChaRandom(seed int64) []Case {
 	for _, n := range []int{2048, 2063, 3072, 4096 + 16*31 + 5, 2*3072 + 2048 + 16*5 + 7} {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/long/len=%d", n), rnd(32), rnd(n)))
 	}
+	// Around and past the eight lanes of `have ifma` (update8: from 512
+	// bytes, whole 128-byte steps, then single blocks and the tail).
+	for _, n := range []int{511, 512, 513, 639, 1023, 1024, 1025, 16384 + 3} {
+		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/lanes/len=%d", n), rnd(32), rnd(n)))
+	}
+	// (The seal's plaintext and ciphertext at 16 KiB do not both fit in
+	// the 6502's memory beside the program: backend/amd64's
+	// TestPoly1305Lanes seals 16 KiB + 3 there.)
+	for _, n := range []int{1025, 4096 + 3} {
+		cs = append(cs, ChaChaPolySealCase(fmt.Sprintf("chacha20_poly1305_seal/lanes/aad=13/len=%d", n), rnd(32), rnd(12), rnd(13), rnd(n)))
+	}
 	for _, n := range []int{2048, 2063, 3072 + 2048 + 16*3 + 9} {
 		cs = append(cs, ChaChaPolySealCase(fmt.Sprintf("chacha20_poly1305_seal/long/aad=%d/len=%d", n-2040, n), rnd(32), rnd(12), rnd(n-2040), rnd(n)))
 	}
@@ -272,7 +283,7 @@ func ChaChaRandom(seed int64) []Case {
 		}
 		return b
 	}
-	for _, n := range []int{16, 17, 64, 255, 2048, 2063} {
+	for _, n := range []int{16, 17, 64, 255, 1024, 2048, 2063} {
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/ones/len=%d", n), ones(32), ones(n)))
 		cs = append(cs, Poly1305Case(fmt.Sprintf("poly1305/ones-r/len=%d", n), append(ones(16), rnd(16)...), ones(n)))
 	}
