@@ -12,7 +12,6 @@ import (
 	"github.com/lowent/lowentc/driver"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
-	"github.com/lowent/lowentc/vm"
 )
 
 // TestWideClmul: under AVX-512 (AVX2) the sixteen-block GHASH step loads
@@ -145,14 +144,7 @@ func TestWideClmulShapes(t *testing.T) {
 					data.Elems = append(data.Elems, uint64(rng.Intn(256)))
 				}
 				args := []lang.Value{h, data, {IsArray: true, Elems: make([]uint64, 2)}}
-				want := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
-					res, _, err := vm.Run(p, fn, a, vm.Options{})
-					return res, err
-				}))
-				got := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
-					res, _, err := r.Run(fn.Name, a)
-					return res, err
-				}))
+				got, want := againstVM(t, p, r, fn, args)
 				if got != want {
 					t.Errorf("--hw %s: %s(len %d): got %s, the VM %s", hw, fn.Name, n, got, want)
 				}
@@ -238,16 +230,7 @@ var objdumpLine = regexp.MustCompile(`(?m)^\s+([0-9a-f]+):\s+(\S+)\s*(.*)$`)
 // loopsWith returns the instructions of each loop of asm (from a backward
 // jump's target to the jump) that holds an instruction matching insn.
 func loopsWith(asm string, insn *regexp.Regexp) [][]string {
-	type line struct {
-		addr uint64
-		text string
-	}
-	var lines []line
-	for _, m := range objdumpLine.FindAllStringSubmatch(asm, -1) {
-		var a uint64
-		fmt.Sscanf(m[1], "%x", &a)
-		lines = append(lines, line{a, m[2] + " " + m[3]})
-	}
+	lines := objdumpLines(asm)
 	jump := regexp.MustCompile(`^j\w+ (?:0x)?([0-9a-f]+)`)
 	var loops [][]string
 	for i, l := range lines {
@@ -280,16 +263,7 @@ func loopsWith(asm string, insn *regexp.Regexp) [][]string {
 // block hash from the test of its length), and the range then spans
 // whatever code lies between, hash loops and their set-up included.
 func innerLoopsWith(asm string, insn *regexp.Regexp) [][]string {
-	type line struct {
-		addr uint64
-		text string
-	}
-	var lines []line
-	for _, m := range objdumpLine.FindAllStringSubmatch(asm, -1) {
-		var a uint64
-		fmt.Sscanf(m[1], "%x", &a)
-		lines = append(lines, line{a, m[2] + " " + m[3]})
-	}
+	lines := objdumpLines(asm)
 	jump := regexp.MustCompile(`^j\w+ (?:0x)?([0-9a-f]+)`)
 	type span struct{ from, to uint64 }
 	var back []span
@@ -445,4 +419,21 @@ func TestGhashEightBlockWide(t *testing.T) {
 			}
 		}
 	}
+}
+
+// asmLine is one instruction of objdump's output: its address and text.
+type asmLine struct {
+	addr uint64
+	text string
+}
+
+// objdumpLines are the instructions of objdump's output in order.
+func objdumpLines(asm string) []asmLine {
+	var lines []asmLine
+	for _, m := range objdumpLine.FindAllStringSubmatch(asm, -1) {
+		var a uint64
+		fmt.Sscanf(m[1], "%x", &a)
+		lines = append(lines, asmLine{a, m[2] + " " + m[3]})
+	}
+	return lines
 }

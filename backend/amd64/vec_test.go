@@ -53,14 +53,7 @@ func TestVecStoreOrder(t *testing.T) {
 		for _, fn := range p.Exports() {
 			for j := uint64(0); j < 16; j++ {
 				args := vecOrderArgs(fn, j)
-				want := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
-					res, _, err := vm.Run(p, fn, a, vm.Options{})
-					return res, err
-				}))
-				got := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
-					res, _, err := r.Run(fn.Name, a)
-					return res, err
-				}))
+				got, want := againstVM(t, p, r, fn, args)
 				if got != want {
 					t.Errorf("--hw %s %s j=%d: got %s, the VM %s", hw, fn.Name, j, got, want)
 				}
@@ -98,4 +91,20 @@ func vecOrderRun(t *testing.T, fn *lang.FuncDecl, args []lang.Value, run func([]
 		t.Fatalf("%s: %v", fn.Name, err)
 	}
 	return append(res, cp...)
+}
+
+// againstVM calls fn with args in r and in the VM and returns what each
+// gave as text (the results, then the arrays as the call left them): r's
+// first, then the VM's.
+func againstVM(t *testing.T, p *lang.Program, r *Runner, fn *lang.FuncDecl, args []lang.Value) (got, want string) {
+	t.Helper()
+	want = fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
+		res, _, err := vm.Run(p, fn, a, vm.Options{})
+		return res, err
+	}))
+	got = fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
+		res, _, err := r.Run(fn.Name, a)
+		return res, err
+	}))
+	return got, want
 }

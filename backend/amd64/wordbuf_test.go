@@ -1,7 +1,6 @@
 package amd64
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,7 +8,6 @@ import (
 	"github.com/lowent/lowentc/backend"
 	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
-	"github.com/lowent/lowentc/vm"
 )
 
 // wordBufSrc has a word buffer computed two words at a time, each pair
@@ -138,14 +136,7 @@ func TestWordBuffers(t *testing.T) {
 		for _, fn := range p.Exports() {
 			for seed := uint64(1); seed <= 3; seed++ {
 				args := wordBufArgs(fn, seed)
-				want := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
-					res, _, err := vm.Run(p, fn, a, vm.Options{})
-					return res, err
-				}))
-				got := fmt.Sprint(vecOrderRun(t, fn, args, func(a []lang.Value) ([]lang.Value, error) {
-					res, _, err := r.Run(fn.Name, a)
-					return res, err
-				}))
+				got, want := againstVM(t, p, r, fn, args)
 				if got != want {
 					t.Errorf("--hw %s %s seed %d: got %s, the VM %s", hw, fn.Name, seed, got, want)
 				}
