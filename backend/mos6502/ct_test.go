@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lowent/lowentc/backend"
+	"github.com/lowent/lowentc/internal/testlong"
 	"github.com/lowent/lowentc/internal/testprog"
 	"github.com/lowent/lowentc/lang"
 	"github.com/lowent/lowentc/stdlib/golden"
@@ -24,7 +25,9 @@ func ctGroups(rng *rand.Rand) map[string][]golden.Case {
 		rng.Read(b)
 		return b
 	}
-	const n = 20
+	// Eight random keys and data a group beside the extremes in the
+	// default suite; twenty in the long run (LOWENT_LONG=1).
+	n := testlong.Count(8, 20)
 	g := map[string][]golden.Case{}
 	add := func(group string, c golden.Case) {
 		c.Name = group + "/" + strconv.Itoa(len(g[group]))
