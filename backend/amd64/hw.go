@@ -76,7 +76,7 @@ var featureNames = map[string]string{
 	"vaes":    "+vaes,+avx,+avx2",
 	"vpclmul": "+vpclmulqdq,+avx,+avx2",
 	"sha":     "+sha",
-	"ifma":    "+avx512f,+avx512ifma",
+	"ifma":    "+avx512f,+avx512vl,+avx512ifma",
 	"avx":     "+avx",
 	"avx2":    "+avx,+avx2",
 	"bmi2":    "+bmi,+bmi2",

@@ -90,13 +90,14 @@ func TestLaneLoopShapes(t *testing.T) {
 	p := testprog.Source(t, "ls.lw", laneShapesSrc)
 	fn := p.Exports()[0]
 	// Selected: madd's four halves, in its two copies (before the chunk
-	// loop and in it); widehalf stays scalar (its one 128-bit product).
+	// loop and in it), each on two halves of four lanes; widehalf stays
+	// scalar (its one 128-bit product).
 	ll, err := Compile(input(p), backend.Options{HW: "ifma", Emit: "ll"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(ll), "call <8 x i64> @llvm.x86.avx512.vpmadd52"); n != 8 {
-		t.Errorf("--hw ifma: %d VPMADD52 calls, want 8", n)
+	if n := strings.Count(string(ll), "call <4 x i64> @llvm.x86.avx512.vpmadd52"); n != 16 {
+		t.Errorf("--hw ifma: %d 256-bit VPMADD52 calls, want 16", n)
 	}
 	if n := strings.Count(string(ll), " i128 "); n == 0 {
 		t.Errorf("--hw ifma: widehalf's product was selected too")

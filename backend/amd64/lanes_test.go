@@ -100,19 +100,25 @@ func levelName(l int) string {
 
 // TestPoly1305LanesSelected: under --hw auto, Poly1305's IFMA variant
 // multiplies with VPMADD52LUQ/VPMADD52HUQ (two lane products of nine
-// halves each way: the step's by r^8 and the last by r^8..r^1, 36 in all,
-// every accumulation folded in), splits the message blocks with VPERMT2Q
-// (or VPERMI2Q) and gathers nothing; the other variants have none of them.
+// halves each way: the step's by r^8 and the last by r^8..r^1, each lane
+// loop as two halves of four lanes, 72 in all, every accumulation folded
+// in), all of them on ymm registers (a zmm VPMADD52 lowers the core's
+// clock for what runs next to it: lanes52.go), splits the message
+// blocks into even and odd words by shuffles and gathers nothing; the
+// other variants have none of them.
 func TestPoly1305LanesSelected(t *testing.T) {
 	asm := disassemble(t, "poly1305", "auto")
 	count := func(re string) int {
 		return len(regexp.MustCompile(`(?m)^\s+[0-9a-f]+:\s+(`+re+`)\s`).FindAllString(asm, -1))
 	}
-	if n := count(`vpmadd52luq|vpmadd52huq`); n != 36 {
-		t.Errorf("poly1305 --hw auto: %d VPMADD52LUQ/HUQ, want 36 (2 lane products x 18)", n)
+	if n := count(`vpmadd52luq|vpmadd52huq`); n != 72 {
+		t.Errorf("poly1305 --hw auto: %d VPMADD52LUQ/HUQ, want 72 (2 lane products x 2 halves x 18)", n)
 	}
-	if n := count(`vpermt2q|vpermi2q`); n < 2 {
-		t.Errorf("poly1305 --hw auto: %d VPERMT2Q/VPERMI2Q, want the block's two splits", n)
+	if n := count(`(?:vpmadd52luq|vpmadd52huq)\s+%zmm\d+,%zmm\d+,%zmm\d+`); n != 0 {
+		t.Errorf("poly1305 --hw auto: %d VPMADD52 on zmm registers, want none", n)
+	}
+	if n := count(`vpermt2q|vpermi2q|vpunpcklqdq|vpunpckhqdq`); n < 2 {
+		t.Errorf("poly1305 --hw auto: %d two-source shuffles, want the blocks' splits", n)
 	}
 	if n := count(`vpgather\w+`); n != 0 {
 		t.Errorf("poly1305 --hw auto: %d gathers", n)

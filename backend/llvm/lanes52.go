@@ -1,6 +1,7 @@
 package llvm
 
 import (
+	llir "github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -16,11 +17,14 @@ import (
 // accumulator, a [5][8]u64 table of powers), and a byte array is read as
 // the two little-endian words of lane l's 16-byte block, at byte base +
 // 16 l and base + 16 l + 8 (base the same for the loop). Such a loop is
-// emitted as one step on <8 x i64> values, lane l of each vector being its
-// value in iteration l: a row is one vector load or store, a u64 value
-// defined before the loop is splatted, and the sixteen words of the
-// 128-byte block are two 64-byte loads split into their even and odd
-// words by two two-source shuffles (VPERMT2Q), not gathered.
+// emitted as two steps on <4 x i64> values, one for lanes 0..3 and one
+// for lanes 4..7, lane l of each vector being its value in iteration l:
+// a row is two vector loads or stores, a u64 value defined before the
+// loop is splatted, and the eight words of each 64-byte half of the
+// block are two 32-byte loads split into their even and odd words by
+// two-source shuffles, not gathered. (256-bit vectors, not 512: a
+// 512-bit VPMADD52 lowers the core's clock for the code around it, which
+// cost the AEAD's ChaCha20 10%; laneLoopInstr.)
 //
 // A mulw of operands proven below 2^52 (each an `x & C` with C < 2^52, or a
 // constant below 2^52) whose halves are used only as
@@ -299,10 +303,32 @@ func (g *Func) laneLoopInstr(in *ir.Instr) bool {
 		return false
 	}
 	b := g.Cur
-	vt := types.NewVector(8, types.I64)
+	// Each half of the lanes is one <4 x i64> step (ymm): a 512-bit
+	// VPMADD52 puts the core in its lowest AVX-512 clock (its "heavy"
+	// license) for some time after, and a ChaCha20 run next to it (the
+	// AEAD's) ran 10% slower for it; the 256-bit form does not, and with
+	// port 1 open to 256-bit work costs the lane loop little.
+	for h := int64(0); h < laneCount/laneWidth; h++ {
+		g.laneHalf(b, in, ll, h)
+	}
+	return true
+}
+
+// laneCount is the lanes of a lane loop; laneWidth the lanes of one
+// vector of its emission.
+const (
+	laneCount = 8
+	laneWidth = 4
+)
+
+// laneHalf emits half h of lane loop in: lanes laneWidth*h up to
+// laneWidth*(h+1), one vector each value.
+func (g *Func) laneHalf(b *llir.Block, in *ir.Instr, ll *laneLoop, h int64) {
+	first := laneWidth * h
+	vt := types.NewVector(laneWidth, types.I64)
 	vp := types.NewPointer(vt)
 	splatConst := func(x uint64) value.Value {
-		elems := make([]constant.Constant, 8)
+		elems := make([]constant.Constant, laneWidth)
 		for i := range elems {
 			elems[i] = constant.NewInt(types.I64, int64(x))
 		}
@@ -318,47 +344,48 @@ func (g *Func) laneLoopInstr(in *ir.Instr) bool {
 			x = splatConst(c)
 		} else {
 			ins := b.NewInsertElement(constant.NewUndef(vt), g.Val(v), constant.NewInt(types.I32, 0))
-			x = b.NewShuffleVector(ins, constant.NewUndef(vt), constant.NewZeroInitializer(types.NewVector(8, types.I32)))
+			x = b.NewShuffleVector(ins, constant.NewUndef(vt), constant.NewZeroInitializer(types.NewVector(laneWidth, types.I32)))
 		}
 		vals[v] = x
 		return x
 	}
 	rowPtr := func(a *ir.Array, off int64) value.Value {
-		return b.NewBitCast(g.elemIn(b, a, constant.NewInt(types.I32, off)), vp)
+		return b.NewBitCast(g.elemIn(b, a, constant.NewInt(types.I32, off+first)), vp)
 	}
-	// The message blocks: even and odd words of 128 bytes at base.
+	// The message blocks: even and odd words of the half's 16 laneWidth
+	// bytes at base.
 	type words struct{ even, odd value.Value }
 	blocks := map[*ir.Array]words{}
 	blockOf := func(a *ir.Array) words {
 		if w, ok := blocks[a]; ok {
 			return w
 		}
-		base := value.Value(constant.NewInt(types.I32, 0))
+		base := value.Value(constant.NewInt(types.I32, 16*first))
 		if m := ll.msgBase[a]; m.base != nil {
-			base = g.Val(m.base)
+			base = b.NewAdd(g.Val(m.base), base)
 		}
-		var half [2]value.Value
-		for h := range half {
-			p := g.elemIn(b, a, b.NewAdd(base, constant.NewInt(types.I32, int64(64*h))))
+		var part [2]value.Value
+		for k := range part {
+			p := g.elemIn(b, a, b.NewAdd(base, constant.NewInt(types.I32, int64(8*laneWidth*k))))
 			ld := b.NewLoad(vt, b.NewBitCast(p, vp))
 			ld.Align = 1
-			half[h] = ld
+			part[k] = ld
 		}
 		mask := func(first int64) value.Value {
-			elems := make([]constant.Constant, 8)
+			elems := make([]constant.Constant, laneWidth)
 			for i := range elems {
 				elems[i] = constant.NewInt(types.I32, first+2*int64(i))
 			}
-			return constant.NewVector(types.NewVector(8, types.I32), elems...)
+			return constant.NewVector(types.NewVector(laneWidth, types.I32), elems...)
 		}
-		w := words{b.NewShuffleVector(half[0], half[1], mask(0)), b.NewShuffleVector(half[0], half[1], mask(1))}
+		w := words{b.NewShuffleVector(part[0], part[1], mask(0)), b.NewShuffleVector(part[0], part[1], mask(1))}
 		blocks[a] = w
 		return w
 	}
 	madd := func(hi bool, acc value.Value, m *ir.Instr) value.Value {
-		name := "llvm.x86.avx512.vpmadd52l.uq.512"
+		name := "llvm.x86.avx512.vpmadd52l.uq.256"
 		if hi {
-			name = "llvm.x86.avx512.vpmadd52h.uq.512"
+			name = "llvm.x86.avx512.vpmadd52h.uq.256"
 		}
 		op := func(v *ir.Value) value.Value {
 			// The instruction reads bits 0..51: a mask of exactly those
@@ -455,5 +482,4 @@ func (g *Func) laneLoopInstr(in *ir.Instr) bool {
 			}
 		}
 	}
-	return true
 }
