@@ -213,19 +213,29 @@ func analyzeChunkLoop(in *ir.Instr, L int) (*chunkLoop, bool) {
 	return cl, true
 }
 
-// vecChunkLoop emits the vector loop before for loop in (when the variant
-// has lanes and the loop qualifies) and returns the index and loop-carried
-// values the ordinary loop continues from; ok is false when it emitted
+// vecChunkLoops emits the vector loops before for loop in (when the
+// variant has lanes and the loop qualifies): L lanes wide, then L/2 and
+// so on down to 4 for the iterations each leaves, so that at most three
+// run one at a time. It returns the index and loop-carried values the
+// ordinary loop continues from, which are lo and inits when it emitted
 // nothing.
-func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, ok bool) {
+func (g *Func) vecChunkLoops(in *ir.Instr, lo value.Value, inits []value.Value) (value.Value, []value.Value) {
 	cv, isCV := g.sel.(ChunkVectorizer)
 	if !isCV {
-		return nil, nil, false
+		return lo, inits
 	}
-	L := cv.ChunkLanes()
-	if L < 2 {
-		return nil, nil, false
+	for L := cv.ChunkLanes(); L >= 4; L /= 2 {
+		if j, next, ok := g.vecChunkLoop(in, L, lo, inits); ok {
+			lo, inits = j, next
+		}
 	}
+	return lo, inits
+}
+
+// vecChunkLoop emits the vector loop L lanes wide for loop in from index
+// loV and loop-carried values init, and returns the index and values that
+// follow it; ok is false when it emitted nothing.
+func (g *Func) vecChunkLoop(in *ir.Instr, L int, loV value.Value, init []value.Value) (lo value.Value, inits []value.Value, ok bool) {
 	cl, ok := analyzeChunkLoop(in, L)
 	if !ok {
 		return nil, nil, false
@@ -255,7 +265,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 		return b.NewShuffleVector(ins, constant.NewUndef(vt), constant.NewZeroInitializer(vt))
 	}
 
-	loV, hiV := g.Val(in.Args[0]), g.Val(in.Args[1])
+	hiV := g.Val(in.Args[1])
 	pre := g.Cur
 	// The arrays must not overlap so that a store of the vector step could
 	// reach a load of a later chunk: a written array starts at or before
@@ -276,7 +286,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr) (lo value.Value, inits []value.Value, 
 	j := header.NewPhi(llir.NewIncoming(loV, pre))
 	phis := make([]*llir.InstPhi, k)
 	for i := 0; i < k; i++ {
-		phis[i] = header.NewPhi(llir.NewIncoming(g.Val(in.Args[2+i]), pre))
+		phis[i] = header.NewPhi(llir.NewIncoming(init[i], pre))
 	}
 	room := header.NewAnd(header.NewICmp(enum.IPredULT, j, hiV),
 		header.NewICmp(enum.IPredUGE, header.NewSub(hiV, j), i32(int64(L))))

@@ -356,11 +356,11 @@ func (g *Func) forInstr(in *ir.Instr) error {
 	for i := range inits {
 		inits[i] = g.Val(in.Args[2+i])
 	}
-	// A chunk loop may run L iterations at a time first (chunkvec.go);
-	// this loop then does the rest.
+	// A chunk loop may run L iterations at a time first, then fewer
+	// (chunkvec.go); this loop then does the rest.
 	var pairs [][2]int
 	pc, isPC := g.sel.(PairCarrier)
-	if vlo, vinits, ok := g.vecChunkLoop(in); ok {
+	if vlo, vinits := g.vecChunkLoops(in, lo, inits); vlo != lo {
 		lo, inits = vlo, vinits
 	} else if isPC {
 		pairs = pc.CarriedPairs(in)
