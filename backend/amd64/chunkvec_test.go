@@ -17,9 +17,10 @@ import (
 // TestChunkLoopLanes runs ChaCha20 and the ChaCha20-Poly1305 seal, whose
 // block loops run 16, 8 or 4 blocks at a time in the AVX-512, AVX2 and SSE
 // variants (backend/llvm/chunkvec.go), then half as many and so on down
-// to 4 for the blocks left, at every CPU level on messages of one to
-// several vector steps of each width and a tail, with the block counter
-// wrapping inside a step, and compares them with the VM.
+// to 4 for the blocks left, the last two or three as one 4-lane step on
+// copies, at every CPU level on messages of one to several vector steps
+// of each width and a tail, with the block counter wrapping inside a
+// step, and compares them with the VM.
 func TestChunkLoopLanes(t *testing.T) {
 	rng := rand.New(rand.NewSource(14))
 	rnd := func(n int) []byte {
@@ -35,7 +36,7 @@ func TestChunkLoopLanes(t *testing.T) {
 		args func() []lang.Value
 	}
 	var calls []call
-	for _, n := range []int{64*3 + 1, 256, 511, 512, 64 * 12, 64*14 + 33, 64 * 15, 1023, 1024, 1025, 1088, 2047, 2048 + 64*5 + 17, 4096} {
+	for _, n := range []int{64*2 + 5, 64*3 + 1, 256, 511, 512, 64 * 12, 64*14 + 33, 64 * 15, 1023, 1024, 1025, 1088, 64 * 18, 2047, 2048 + 64*5 + 17, 4096} {
 		for _, ctr := range []uint32{rng.Uint32() >> 4, 0xffffffff - 5, 0xfffffff0} {
 			key, nonce, src := rnd(32), rnd(12), rnd(n)
 			calls = append(calls, call{chacha, "chacha20_xor", func() []lang.Value {
@@ -165,7 +166,7 @@ func TestChunkLoopShapes(t *testing.T) {
 		if _, err := r.ForceLevel(level); err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range []int{0, 16, 48, 64, 255, 256, 1024, 1024 + 16*3 + 5, 2048 + 64, 4096 + 128 + 17} {
+		for _, n := range []int{0, 16, 48, 64, 255, 256, 2*128 + 39, 3*128 + 5, 1024, 1024 + 16*3 + 5, 2048 + 64, 4096 + 128 + 17} {
 			src, dst, k := rnd(n), rnd(n), uint64(rng.Uint32())
 			calls := map[string][]lang.Value{
 				"small":   {{Word: k}, golden.Bytes(src), golden.Bytes(dst)},

@@ -1,6 +1,7 @@
 package llvm
 
 import (
+	"fmt"
 	"strconv"
 
 	llir "github.com/llir/llvm/ir"
@@ -215,17 +216,17 @@ func analyzeChunkLoop(in *ir.Instr, L int) (*chunkLoop, bool) {
 
 // vecChunkLoops emits the vector loops before for loop in (when the
 // variant has lanes and the loop qualifies): L lanes wide, then L/2 and
-// so on down to 4 for the iterations each leaves, so that at most three
-// run one at a time. It returns the index and loop-carried values the
-// ordinary loop continues from, which are lo and inits when it emitted
-// nothing.
+// so on down to 4 for the iterations each leaves, and the last one to
+// three of those, when there are two or three, as one more 4-lane step
+// on copies (vecChunkLoop's partial). It returns the index and loop-carried values the ordinary
+// loop continues from, which are lo and inits when it emitted nothing.
 func (g *Func) vecChunkLoops(in *ir.Instr, lo value.Value, inits []value.Value) (value.Value, []value.Value) {
 	cv, isCV := g.sel.(ChunkVectorizer)
 	if !isCV {
 		return lo, inits
 	}
 	for L := cv.ChunkLanes(); L >= 4; L /= 2 {
-		if j, next, ok := g.vecChunkLoop(in, L, lo, inits); ok {
+		if j, next, ok := g.vecChunkLoop(in, L, lo, inits, L == 4); ok {
 			lo, inits = j, next
 		}
 	}
@@ -234,8 +235,13 @@ func (g *Func) vecChunkLoops(in *ir.Instr, lo value.Value, inits []value.Value) 
 
 // vecChunkLoop emits the vector loop L lanes wide for loop in from index
 // loV and loop-carried values init, and returns the index and values that
-// follow it; ok is false when it emitted nothing.
-func (g *Func) vecChunkLoop(in *ir.Instr, L int, loV value.Value, init []value.Value) (lo value.Value, inits []value.Value, ok bool) {
+// follow it; ok is false when it emitted nothing. With partial, the
+// iterations the loop leaves (fewer than L, more than one) run as one
+// more step of L lanes on copies: each array read has its remaining chunks copied into
+// a zeroed buffer of L chunks, the step reads those and writes buffers of
+// its own, and the chunks that exist are copied out; the other lanes
+// compute on zeros and are dropped (the body is arithmetic only).
+func (g *Func) vecChunkLoop(in *ir.Instr, L int, loV value.Value, init []value.Value, partial bool) (lo value.Value, inits []value.Value, ok bool) {
 	cl, ok := analyzeChunkLoop(in, L)
 	if !ok {
 		return nil, nil, false
@@ -243,27 +249,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr, L int, loV value.Value, init []value.V
 	cr, isCR := g.sel.(ChunkRotator)
 	rot := isCR && cr.RotatesPairs()
 	body := in.Blocks[0]
-	vt := types.NewVector(uint64(L), types.I32)
 	i32 := func(x int64) *constant.Int { return constant.NewInt(types.I32, x) }
-	splatConst := func(x int64) value.Value {
-		elems := make([]constant.Constant, L)
-		for i := range elems {
-			elems[i] = i32(x)
-		}
-		return constant.NewVector(vt, elems...)
-	}
-	iotaElems := make([]constant.Constant, L)
-	for i := range iotaElems {
-		iotaElems[i] = i32(int64(i))
-	}
-	iota := constant.NewVector(vt, iotaElems...)
-	splat := func(b *llir.Block, x value.Value) value.Value {
-		if c, ok := x.(*constant.Int); ok {
-			return splatConst(c.X.Int64())
-		}
-		ins := b.NewInsertElement(constant.NewUndef(vt), x, i32(0))
-		return b.NewShuffleVector(ins, constant.NewUndef(vt), constant.NewZeroInitializer(vt))
-	}
 
 	hiV := g.Val(in.Args[1])
 	pre := g.Cur
@@ -292,7 +278,116 @@ func (g *Func) vecChunkLoop(in *ir.Instr, L int, loV value.Value, init []value.V
 		header.NewICmp(enum.IPredUGE, header.NewSub(hiV, j), i32(int64(L))))
 	header.NewCondBr(header.NewAnd(aliasOK, room), bodyB, exit)
 
+	// A step is a constant or a value defined before the loop.
+	stepOf := func(i int) value.Value {
+		if c, ok := constOf(cl.step[i]); ok {
+			return i32(int64(uint32(c)))
+		}
+		return g.Val(cl.step[i])
+	}
+	carried := make([]value.Value, k)
+	for i := range phis {
+		carried[i] = phis[i]
+	}
+	term := g.chunkStep(in, cl, L, rot, bodyB, j, carried, stepOf)
 	b := bodyB
+	j.Incs = append(j.Incs, llir.NewIncoming(b.NewAdd(j, i32(int64(L))), b))
+	for i, y := range term.Args {
+		next := value.Value(phis[i])
+		if y != body.Params[1+i] {
+			next = b.NewAdd(phis[i], b.NewMul(stepOf(i), i32(int64(L))))
+		}
+		phis[i].Incs = append(phis[i].Incs, llir.NewIncoming(next, b))
+	}
+	b.NewBr(header)
+	g.Cur = exit
+	if !partial {
+		return j, carried, true
+	}
+	// The one partial step.
+	rem := exit.NewSub(hiV, j)
+	part, done := g.NewBlock(), g.NewBlock()
+	// (One iteration left runs faster alone than as a step of L.)
+	some := exit.NewAnd(exit.NewICmp(enum.IPredULT, j, hiV), exit.NewICmp(enum.IPredUGT, rem, i32(1)))
+	exit.NewCondBr(exit.NewAnd(aliasOK, some), part, done)
+	size := L * int(cl.stride)
+	entry := g.Fn.Blocks[0]
+	at := types.NewArray(uint64(size), types.I8)
+	n := part.NewMul(part.NewZExt(rem, g.IntPtr), constant.NewInt(g.IntPtr, cl.stride))
+	at0 := part.NewMul(j, i32(cl.stride))
+	i1 := types.I1
+	memcpy := g.Intrinsic(fmt.Sprintf("llvm.memcpy.p0i8.p0i8.i%d", g.IntPtr.BitSize), types.Void, types.I8Ptr, types.I8Ptr, g.IntPtr, i1)
+	memset := g.Intrinsic(fmt.Sprintf("llvm.memset.p0i8.i%d", g.IntPtr.BitSize), types.Void, types.I8Ptr, types.I8, g.IntPtr, i1)
+	saved := map[*ir.Array]arrInfo{}
+	tmp := func(a *ir.Array) value.Value {
+		al := entry.NewAlloca(at)
+		al.Align = 16
+		zero := constant.NewInt(g.IntPtr, 0)
+		p := entry.NewGetElementPtr(at, al, zero, zero)
+		saved[a] = g.arr(a)
+		g.arrs[a] = arrInfo{ptr: p}
+		return p
+	}
+	for _, a := range cl.loads {
+		real := g.elemIn(part, a, at0)
+		p := tmp(a)
+		part.NewCall(memset, p, constant.NewInt(types.I8, 0), constant.NewInt(g.IntPtr, int64(size)), constant.False)
+		part.NewCall(memcpy, p, real, n, constant.False)
+	}
+	outs := make([]value.Value, len(cl.stores))
+	for i, a := range cl.stores {
+		outs[i] = tmp(a)
+	}
+	g.chunkStep(in, cl, L, rot, part, i32(0), carried, stepOf)
+	for a, info := range saved {
+		g.arrs[a] = info
+	}
+	for i, a := range cl.stores {
+		part.NewCall(memcpy, g.elemIn(part, a, at0), outs[i], n, constant.False)
+	}
+	after := make([]value.Value, k)
+	for i, y := range term.Args {
+		after[i] = phis[i]
+		if y != body.Params[1+i] {
+			after[i] = part.NewAdd(phis[i], part.NewMul(stepOf(i), rem))
+		}
+	}
+	part.NewBr(done)
+	g.Cur = done
+	jOut := done.NewPhi(llir.NewIncoming(j, exit), llir.NewIncoming(hiV, part))
+	for i := range carried {
+		carried[i] = done.NewPhi(llir.NewIncoming(phis[i], exit), llir.NewIncoming(after[i], part))
+	}
+	return jOut, carried, true
+}
+
+// chunkStep emits one step of chunk loop in, L lanes wide, into b: lane l
+// is iteration j + l, the loop-carried values at iteration j are carried.
+// It returns the body's yield.
+func (g *Func) chunkStep(in *ir.Instr, cl *chunkLoop, L int, rot bool, b *llir.Block, j value.Value, carried []value.Value, stepOf func(int) value.Value) *ir.Instr {
+	body := in.Blocks[0]
+	k := len(in.Results)
+	vt := types.NewVector(uint64(L), types.I32)
+	i32 := func(x int64) *constant.Int { return constant.NewInt(types.I32, x) }
+	splatConst := func(x int64) value.Value {
+		elems := make([]constant.Constant, L)
+		for i := range elems {
+			elems[i] = i32(x)
+		}
+		return constant.NewVector(vt, elems...)
+	}
+	iotaElems := make([]constant.Constant, L)
+	for i := range iotaElems {
+		iotaElems[i] = i32(int64(i))
+	}
+	iota := constant.NewVector(vt, iotaElems...)
+	splat := func(b *llir.Block, x value.Value) value.Value {
+		if c, ok := x.(*constant.Int); ok {
+			return splatConst(c.X.Int64())
+		}
+		ins := b.NewInsertElement(constant.NewUndef(vt), x, i32(0))
+		return b.NewShuffleVector(ins, constant.NewUndef(vt), constant.NewZeroInitializer(vt))
+	}
 	vals := map[*ir.Value]value.Value{}
 	vec := func(v *ir.Value) value.Value {
 		if x, ok := vals[v]; ok {
@@ -302,20 +397,13 @@ func (g *Func) vecChunkLoop(in *ir.Instr, L int, loV value.Value, init []value.V
 		vals[v] = x
 		return x
 	}
-	// A step is a constant or a value defined before the loop.
-	stepOf := func(i int) value.Value {
-		if c, ok := constOf(cl.step[i]); ok {
-			return i32(int64(uint32(c)))
-		}
-		return g.Val(cl.step[i])
-	}
 	vals[body.Params[0]] = b.NewAdd(splat(b, j), iota)
 	for i := 0; i < k; i++ {
 		p := body.Params[1+i]
 		if _, ok := cl.step[i]; ok {
-			vals[p] = b.NewAdd(splat(b, phis[i]), b.NewMul(iota, splat(b, stepOf(i))))
+			vals[p] = b.NewAdd(splat(b, carried[i]), b.NewMul(iota, splat(b, stepOf(i))))
 		} else {
-			vals[p] = splat(b, phis[i])
+			vals[p] = splat(b, carried[i])
 		}
 	}
 	// The words of every read array, transposed: word w of lane l is lane
@@ -463,21 +551,7 @@ func (g *Func) vecChunkLoop(in *ir.Instr, L int, loV value.Value, init []value.V
 			}
 		}
 	}
-	j.Incs = append(j.Incs, llir.NewIncoming(b.NewAdd(j, i32(int64(L))), b))
-	for i, y := range term.Args {
-		next := value.Value(phis[i])
-		if y != body.Params[1+i] {
-			next = b.NewAdd(phis[i], b.NewMul(stepOf(i), i32(int64(L))))
-		}
-		phis[i].Incs = append(phis[i].Incs, llir.NewIncoming(next, b))
-	}
-	b.NewBr(header)
-	g.Cur = exit
-	inits = make([]value.Value, k)
-	for i := range phis {
-		inits[i] = phis[i]
-	}
-	return j, inits, true
+	return term
 }
 
 // xorGroup returns the array every word of a group of stores xors its
