@@ -235,6 +235,15 @@ func (g *wgen) val(v *ir.Value) string {
 	return s
 }
 
+// dest is where an op writes r: its storage, or the scratch buffer wt2
+// for a result nothing reads (it has none).
+func (g *wgen) dest(r *ir.Value) string {
+	if s, ok := g.loc[r]; ok {
+		return s
+	}
+	return "wt2"
+}
+
 // wf is one operand field of an op: a byte or a 16-bit word.
 type wf struct {
 	word bool

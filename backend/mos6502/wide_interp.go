@@ -39,6 +39,7 @@ type wHandler struct {
 // Operand layouts (offsets into ob):
 //
 //	binop  n, d(2), a(2), b(2)         xor and or add sub mul divu remu eq ne ult ule
+//	mulw   n, lo(2), hi(2), a(2), b(2)
 //	mov    n, d(2), a(2)
 //	zext   nd, d(2), a(2), na
 //	bytes  n, d(2), a(2), k            rby sbl sbr (k in bytes, below n)
@@ -242,6 +243,64 @@ whmul2   lda wbuf,x
          bne whmul1
          ldx #wr-wq
          jmp wout`},
+	// mulw: lo, hi = the 2n-byte product of a and b (n bytes each), in
+	// 8n steps, each adding b and'ed with the mask 0 - (the multiplier's
+	// low bit) to the high half (wq) and shifting the whole product right
+	// through the multiplier (wr), which then holds the low half: no
+	// branch on the operands' bits.
+	"mulw": {9, nil, `
+whmulw   ldy $05
+         dey
+whmw1    lda ($0a),y
+         sta wr,y
+         lda ($0c),y
+         sta wbuf,y
+         lda #$00
+         sta wq,y
+         dey
+         bpl whmw1
+         lda $05
+         asl a
+         asl a
+         asl a
+         sta $11
+whmw2    lda wr
+         and #$01
+         eor #$ff
+         clc
+         adc #$01
+         sta $12
+         ldx #$00
+         ldy $05
+         clc
+whmw3    lda wbuf,x
+         and $12
+         adc wq,x
+         sta wq,x
+         inx
+         dey
+         bne whmw3
+         ldx $05
+         dex
+whmw4    ror wq,x
+         dex
+         bpl whmw4
+         ldx $05
+         dex
+whmw5    ror wr,x
+         dex
+         bpl whmw5
+         dec $11
+         bne whmw2
+         ldy $05
+         dey
+whmw6    lda wr,y
+         sta ($06),y
+         lda wq,y
+         sta ($08),y
+         dey
+         bpl whmw6
+         jmp wnext`},
 	// mulk: a * b with a constant multiplier a (public: the compiler
 	// wrote it), adding b only at its set bits.
 	"mulk": {7, []string{"ld3", "shl", "out"}, `

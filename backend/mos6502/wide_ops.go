@@ -47,6 +47,14 @@ func (g *wgen) instr(in *ir.Instr) {
 			name = "mulk"
 		}
 		g.op(name, wb(n), ww(g.val(r)), ww(g.val(a)), ww(g.val(b)))
+	case ir.OpMulW:
+		// Both halves of the double-width product in one op (mulw).
+		k := typeBytes(args[0].Type)
+		if k > 8 {
+			g.unsupported(in)
+			return
+		}
+		g.op("mulw", wb(k), ww(g.dest(in.Results[0])), ww(g.dest(in.Results[1])), ww(g.val(args[0])), ww(g.val(args[1])))
 	case ir.OpXor, ir.OpAnd, ir.OpOr, ir.OpAdd, ir.OpSub, ir.OpDivU, ir.OpRemU:
 		name := map[ir.Op]string{ir.OpXor: "xor", ir.OpAnd: "and", ir.OpOr: "or", ir.OpAdd: "add",
 			ir.OpSub: "sub", ir.OpDivU: "divu", ir.OpRemU: "remu"}[in.Op]
