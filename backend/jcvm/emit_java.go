@@ -2,6 +2,7 @@ package jcvm
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -85,7 +86,22 @@ func (p *javaPrinter) varName(v *Var) string {
 	if v.Kind == KRef && v.Arr != nil {
 		return v.Arr.Name
 	}
-	return fmt.Sprintf("v%d", v.ID)
+	return localName(v)
+}
+
+// localName is the Java name of a scalar local: the cell the allocator gave
+// it (s12, or i12 for an int in cells 12 and 13), so that the Java declares
+// one local per cell, as many as the bytecode uses, and javac's local slots
+// stay within the 255 the converter takes. Allocation types each cell once
+// per method (regalloc.go), so a name has one type.
+func localName(v *Var) string {
+	if v.Slot < 0 {
+		return fmt.Sprintf("v%d", v.ID)
+	}
+	if v.Kind == KInt {
+		return fmt.Sprintf("i%d", v.Slot)
+	}
+	return fmt.Sprintf("s%d", v.Slot)
 }
 
 func (p *javaPrinter) method(m *Method) {
@@ -107,9 +123,18 @@ func (p *javaPrinter) method(m *Method) {
 		params = append(params, t+" "+p.varName(v))
 	}
 	p.f("\n    %s %s %s(%s) {\n", vis, m.Ret.java(), m.Name, strings.Join(params, ", "))
-	for _, v := range m.Vars {
-		if !isParam[v] {
-			p.f("        %s %s = 0;\n", v.Kind.java(), p.varName(v))
+	declared := map[string]bool{}
+	for _, v := range m.Params {
+		declared[p.varName(v)] = true
+	}
+	// In the order of their cells, so that javac numbers them as the
+	// allocator did.
+	vars := slices.Clone(m.Vars)
+	slices.SortStableFunc(vars, func(a, b *Var) int { return a.Slot - b.Slot })
+	for _, v := range vars {
+		if n := p.varName(v); !isParam[v] && !declared[n] {
+			declared[n] = true
+			p.f("        %s %s = 0;\n", v.Kind.java(), n)
 		}
 	}
 	p.stmts(m.Body, 2)

@@ -142,31 +142,49 @@ func allocate(m *Method) error {
 		return ivs[i].v.ID < ivs[j].v.ID
 	})
 	used := make([]bool, 0, 256)
+	// A cell keeps one type for the whole method: a short cell holds only
+	// shorts, a pair that held an int holds only ints (at the same first
+	// cell), a reference cell only references. So each cell, or int pair,
+	// is one typed local of the Java printer, and javac's slots are the
+	// method's cells: the converter, which maps class-file locals to JCVM
+	// cells, then needs no more than this allocation.
+	typ := make([]cellType, 0, 256)
 	var active []*interval
 	cells := 0
-	take := func(n int) int {
+	take := func(k Kind) int {
+		n := k.Cells()
 		for s := 0; ; s++ {
 			free := true
-			for k := s; k < s+n; k++ {
-				if k < len(used) && used[k] {
+			for j := s; j < s+n; j++ {
+				if j < len(used) && used[j] {
 					free = false
 					break
 				}
 			}
-			if free {
-				for len(used) < s+n {
-					used = append(used, false)
-				}
-				for k := s; k < s+n; k++ {
-					used[k] = true
-				}
-				return s
+			if !free || !fits(typ, s, k) {
+				continue
 			}
+			for len(used) < s+n {
+				used = append(used, false)
+				typ = append(typ, cellNone)
+			}
+			for j := s; j < s+n; j++ {
+				used[j] = true
+			}
+			switch k {
+			case KInt:
+				typ[s], typ[s+1] = cellIntLo, cellIntHi
+			case KRef:
+				typ[s] = cellRef
+			default:
+				typ[s] = cellShort
+			}
+			return s
 		}
 	}
 	// Parameters first, in order.
 	for _, p := range m.Params {
-		p.Slot = take(p.Kind.Cells())
+		p.Slot = take(p.Kind)
 		active = append(active, lv.iv[p])
 	}
 	params := len(used)
@@ -187,7 +205,7 @@ func allocate(m *Method) error {
 			keep = append(keep, a)
 		}
 		active = keep
-		it.v.Slot = take(it.v.Kind.Cells())
+		it.v.Slot = take(it.v.Kind)
 		active = append(active, it)
 		if len(used) > cells {
 			cells = len(used)
@@ -198,4 +216,34 @@ func allocate(m *Method) error {
 	}
 	m.Locals = cells - params
 	return nil
+}
+
+// cellType is what a local cell has held so far in a method.
+type cellType uint8
+
+const (
+	cellNone  cellType = iota
+	cellShort          // a short
+	cellIntLo          // the first cell of an int
+	cellIntHi          // the second cell of an int
+	cellRef            // an array reference
+)
+
+// fits reports whether a value of kind k may take the cells from s on,
+// given the types they held before.
+func fits(typ []cellType, s int, k Kind) bool {
+	at := func(j int) cellType {
+		if j < len(typ) {
+			return typ[j]
+		}
+		return cellNone
+	}
+	switch k {
+	case KInt:
+		a, b := at(s), at(s+1)
+		return a == cellNone && b == cellNone || a == cellIntLo && b == cellIntHi
+	case KRef:
+		return at(s) == cellNone || at(s) == cellRef
+	}
+	return at(s) == cellNone || at(s) == cellShort
 }
