@@ -30,6 +30,8 @@ type Options struct {
 	MaxCycles uint64    // mos6502: the cycle cap of a call; 0: the default
 	Entry     string    // mos6502 --emit prg: the export the C64 program calls; "": the default
 	AID       string    // jcvm --emit jca/javacard: the package (and applet) AID, --aid; "": the default
+	JCHome    string    // jcvm --emit cap: the Java Card kit's directory (--jc-home); "": $JC_HOME
+	Route     string    // jcvm --emit cap: java, jca, or "" (auto: the faster)
 	// NoCardLimits: jcvm: write the artifact even when it exceeds the
 	// card's limits.
 	NoCardLimits bool

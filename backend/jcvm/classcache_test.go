@@ -18,8 +18,9 @@ type classKey struct {
 }
 
 type classBuilt struct {
-	cls *Class
-	err error
+	once sync.Once
+	cls  *Class
+	err  error
 }
 
 var (
@@ -50,19 +51,22 @@ func stdlibClassErr(mod string, opts backend.Options) (*Class, error) {
 	}
 	opts.NoCardLimits, opts.Emit, opts.AID = false, "", ""
 	k := classKey{mod, opts}
+	// One compilation per key; different keys compile in parallel.
 	classMu.Lock()
-	defer classMu.Unlock()
-	if b, ok := classCache[k]; ok {
-		return b.cls, b.err
+	b, ok := classCache[k]
+	if !ok {
+		b = &classBuilt{}
+		classCache[k] = b
 	}
-	b := &classBuilt{}
-	p, err := golden.Load(mod)
-	if err != nil {
-		b.err = err
-	} else {
+	classMu.Unlock()
+	b.once.Do(func() {
+		p, err := golden.Load(mod)
+		if err != nil {
+			b.err = err
+			return
+		}
 		b.cls, b.err = compileClass(input(p), opts)
-	}
-	classCache[k] = b
+	})
 	return b.cls, b.err
 }
 

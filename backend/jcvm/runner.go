@@ -20,13 +20,18 @@ import (
 func init() {
 	backend.Register(&backend.Target{
 		Name:    "jcvm",
-		Emits:   []string{"java", "jca"},
+		Emits:   []string{"java", "jca", "cap"},
 		Compile: compileArtifact,
 		Prepare: prepare,
 		Runtime: &backend.Source{Name: lwrt.Name, Text: lwrt.Source()},
 		Validate: func(opts backend.Options) error {
 			if _, err := cardOf(opts.Card); err != nil {
 				return err
+			}
+			switch opts.Route {
+			case "", "auto", "java", "jca":
+			default:
+				return fmt.Errorf("jcvm: unknown --route %q (want java, jca or auto)", opts.Route)
 			}
 			_, err := irOptions(opts)
 			return err
@@ -37,6 +42,14 @@ func init() {
 // compileArtifact renders the class as Java source or JCA text, once it
 // fits the card's limits (unless opts.NoCardLimits).
 func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
+	var kit *Kit
+	if opts.Emit == "cap" {
+		// Before compiling: without a kit there is nothing to build with.
+		var err error
+		if kit, err = FindKit(opts.JCHome); err != nil {
+			return nil, err
+		}
+	}
 	cls, err := fittedClass(in, opts)
 	if err != nil {
 		return nil, err
@@ -46,8 +59,10 @@ func compileArtifact(in *backend.Input, opts backend.Options) ([]byte, error) {
 		return []byte(printJava(cls, "lowent")), nil
 	case "jca":
 		return jcaArtifact(cls, opts)
+	case "cap":
+		return capArtifact(kit, cls, opts)
 	}
-	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java or jca)", opts.Emit)
+	return nil, fmt.Errorf("jcvm: unknown --emit %q (want java, jca or cap)", opts.Emit)
 }
 
 // fittedClass compiles the class of an artifact and refuses it when it does

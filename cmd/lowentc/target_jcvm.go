@@ -32,5 +32,15 @@ func init() {
 				o.be.AID = v
 				return nil
 			}},
+		flagDef{name: "jc-home", arg: "DIR", rank: 165, cmds: onCompile, targets: jc,
+			help: []string{
+				"jcvm --emit cap: the Java Card 3.0.5 development kit (converter, capgen,",
+				"verifier; default $JC_HOME)"},
+			set: func(o *options, v string) error { o.be.JCHome = v; return nil }},
+		flagDef{name: "route", arg: "R", rank: 166, cmds: onCompile, targets: jc, strict: true,
+			help: []string{
+				"jcvm --emit cap: java (javac and the kit's converter), jca (capgen on",
+				"lowentc's own bytecode) or auto (default: the faster by the cost model)"},
+			set: func(o *options, v string) error { o.be.Route = v; return nil }},
 	)
 }

@@ -103,7 +103,7 @@ func TestEmitJavaCardTree(t *testing.T) {
 		assertUsageError(t, args...)
 	}
 	_, _, errs = lowentc("--target", "jcvm", "--emit", "nosuch", src)
-	assert.Contains(t, errs, "target jcvm emits java, jca, ir, javacard")
+	assert.Contains(t, errs, "target jcvm emits java, jca, cap, ir, javacard")
 	_, _, errs = lowentc("--target", "jcvm", "--emit", "javacard", src)
 	assert.Contains(t, errs, "--emit javacard writes a directory: give it with -o DIR")
 	status, _, errs = lowentc("--target", "mos6502", "--aid", "A000000062", src)
