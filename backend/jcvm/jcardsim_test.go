@@ -35,8 +35,9 @@ import (
 // (the first case of each export through the timing INS with N = 1), READ
 // the arrays, checked against the golden answers. A case the applet cannot
 // take is counted by reason and left out: arguments larger than the 4 KB
-// argument area, or a word-array parameter (the contexts of the _ctx
-// exports and keccak_f1600, which the applet does not expose). Every module
+// argument area, or a word-array parameter (the contexts of the _init and
+// _ctx exports, keccak_f1600's state: the applet does not expose them).
+// Every module
 // must run cases. Then, per module: the timing INS chained in place (N
 // calls give the N-fold hash, or the message back after two XORs), a
 // negative array offset and slice length (6700), malformed commands (see
