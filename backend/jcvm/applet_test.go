@@ -234,7 +234,9 @@ func randBytes(r *rand.Rand, n int) []byte {
 // TestAppletAPDU installs the generated applets of sha256, blake2b and gcm
 // in a JVM and drives them as a terminal would: LOAD the arguments, the
 // export's INS, READ the outputs, compared with Go's crypto; then the timing
-// INS, chained so that N calls give the N-fold hash, and an unknown INS.
+// INS, chained so that N calls give the N-fold hash, an unknown INS, and
+// malformed commands (timing N = 0, wrong data lengths, LOAD and READ
+// outside the area).
 func TestAppletAPDU(t *testing.T) {
 	seed := golden.Seed(t)
 	for _, noInt := range []bool{false, true} {
@@ -254,6 +256,7 @@ func TestAppletAPDU(t *testing.T) {
 				return nil
 			})
 			sha.bounds(t, r)
+			sha.protocol(t, "sha256", []byte{0, 0, 0, 32, 0, 64}, r)
 			sha.run(t, classes)
 
 			b2 := &terminal{cls: cls["blake2b"]}
@@ -290,6 +293,9 @@ func TestAppletAPDU(t *testing.T) {
 				gcm.callMoved(t, "aes128_gcm_seal", seal(), 4, 3, d, "6f05", map[int][]byte{3: pt})
 			}
 			gcm.callMoved(t, "aes128_gcm_seal", seal(), 5, 2, 4, "6f05", map[int][]byte{2: aad})
+			// The timing INS with N = 0 on open answers 6700, not 9000 with
+			// the command's own bytes as its result.
+			gcm.protocol(t, "aes128_gcm_open", make([]byte, 18), r) // every array at 0, slices empty
 			gcm.run(t, classes)
 		})
 	}
@@ -361,4 +367,60 @@ func (tm *terminal) bounds(t *testing.T, r *rand.Rand) {
 			return nil
 		})
 	}
+}
+
+// status expects status word sw.
+func status(what, sw string) func(answer) error {
+	return func(a answer) error {
+		if a.sw != sw {
+			return fmt.Errorf("%s: status %s, want %s", what, a.sw, sw)
+		}
+		return nil
+	}
+}
+
+// protocol checks the applet's answers to malformed commands on export
+// name, whose INS data is good (valid offsets, the right length): the
+// timing INS with N = 0, command data shorter or longer than the
+// parameters or absent, and LOAD and READ outside the argument area (with
+// nothing written). All are SW_WRONG_LENGTH (6700); the in-range commands
+// beside them answer 9000.
+func (tm *terminal) protocol(t *testing.T, name string, good []byte, r *rand.Rand) {
+	t.Helper()
+	ins, k := tm.insOf(name)
+	if k < 0 {
+		t.Fatalf("%s has no export %s", tm.cls.Name, name)
+	}
+	n := len(good)
+	tm.send(append([]byte{0x80, 0x20, 0, byte(k), byte(n)}, good...), status(name+" timing INS with N = 0", "6700"))
+	tm.send([]byte{0x80, ins, 0, 0}, status(name+" without command data", "6700"))
+	if n > 1 {
+		tm.send(append([]byte{0x80, ins, 0, 0, byte(n - 1)}, good[:n-1]...), status(name+" with one data byte short", "6700"))
+		tm.send(append([]byte{0x80, 0x20, 1, byte(k), byte(n - 1)}, good[:n-1]...), status(name+" timing INS with one data byte short", "6700"))
+	}
+	tm.send(append(append([]byte{0x80, ins, 0, 0, byte(n + 1)}, good...), 0), status(name+" with one data byte too many", "6700"))
+	// The area's last bytes, then LOADs and READs crossing its end.
+	last := randBytes(r, 4)
+	tm.load(argAreaSize-4, last)
+	for _, c := range []struct {
+		what string
+		off  int
+		n    int
+	}{
+		{"crossing the end", argAreaSize - 2, 3},
+		{"at the end", argAreaSize, 1},
+		{"at a negative offset", 0xffff, 1},
+		{"at offset 0x8000", 0x8000, 1},
+	} {
+		c := c
+		tm.send(append([]byte{0x80, 0x01, byte(c.off >> 8), byte(c.off), byte(c.n)}, randBytes(r, c.n)...), status("LOAD "+c.what, "6700"))
+		tm.send([]byte{0x80, 0x02, byte(c.off >> 8), byte(c.off), byte(c.n)}, status("READ "+c.what, "6700"))
+	}
+	tm.send([]byte{0x80, 0x02, (argAreaSize - 255) >> 8, (argAreaSize - 255) & 0xff, 0}, status("READ of 256 bytes crossing the end", "6700"))
+	tm.read(argAreaSize-4, 4, func(got []byte) error {
+		if !bytes.Equal(got, last) {
+			return fmt.Errorf("the area's last bytes after refused LOADs: %x, want %x", got, last)
+		}
+		return nil
+	})
 }

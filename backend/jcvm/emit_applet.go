@@ -47,8 +47,14 @@ func (p *javaPrinter) applet(public bool) {
 	p.f("        byte[] buf = apdu.getBuffer();\n")
 	p.f("        short p12 = Util.getShort(buf, ISO7816.OFFSET_P1);\n")
 	p.f("        byte ins = buf[ISO7816.OFFSET_INS];\n")
+	// LOAD and READ check the whole range before touching the area: a
+	// range outside it answers SW_WRONG_LENGTH, not an uncaught
+	// ArrayIndexOutOfBoundsException (6F00), and nothing is written.
 	p.f("        if (ins == (byte) 0x01) {\n")
 	p.f("            short n = apdu.setIncomingAndReceive();\n")
+	p.f("            short lc = (short) (buf[ISO7816.OFFSET_LC] & 0xff);\n")
+	p.f("            if (p12 < 0 || p12 > %d || lc > (short) (%d - p12)) {\n", argAreaSize, argAreaSize)
+	p.f("                ISOException.throwIt(ISO7816.SW_WRONG_LENGTH);\n            }\n")
 	p.f("            while (n > 0) {\n")
 	p.f("                Util.arrayCopyNonAtomic(buf, ISO7816.OFFSET_CDATA, args, p12, n);\n")
 	p.f("                p12 += n;\n")
@@ -56,17 +62,30 @@ func (p *javaPrinter) applet(public bool) {
 	p.f("            }\n            return;\n        }\n")
 	p.f("        if (ins == (byte) 0x02) {\n")
 	p.f("            short le = apdu.setOutgoing();\n")
+	p.f("            if (p12 < 0 || p12 > %d || le > (short) (%d - p12)) {\n", argAreaSize, argAreaSize)
+	p.f("                ISOException.throwIt(ISO7816.SW_WRONG_LENGTH);\n            }\n")
 	p.f("            apdu.setOutgoingLength(le);\n")
 	p.f("            apdu.sendBytesLong(args, p12, le);\n            return;\n        }\n")
 	p.f("        short times = 1;\n        byte k = (byte) (ins - 0x10);\n")
-	p.f("        if (ins == (byte) 0x20) {\n            times = (short) (buf[ISO7816.OFFSET_P1] & 0xff);\n            k = buf[ISO7816.OFFSET_P2];\n        }\n")
+	p.f("        if (ins == (byte) 0x20) {\n            times = (short) (buf[ISO7816.OFFSET_P1] & 0xff);\n            k = buf[ISO7816.OFFSET_P2];\n")
+	// N = 0 would call nothing and answer 9000 (with a word result, the
+	// bytes left in the buffer): at least one call is needed.
+	p.f("            if (times == 0) {\n                ISOException.throwIt(ISO7816.SW_WRONG_LENGTH);\n            }\n        }\n")
 	p.f("        short d = ISO7816.OFFSET_CDATA;\n")
 	for i, e := range p.cls.Exports {
 		m := e.Method
 		p.f("        if (k == %d) {\n", i)
-		if len(m.Params) > 0 {
-			// At most 255 bytes of parameters: one receive takes them all.
-			p.f("            apdu.setIncomingAndReceive();\n")
+		if n := paramBytes(m); n > 0 {
+			// The data must be exactly the parameters' bytes (checked on
+			// P3 before receiving, so a case-2 command is never received
+			// on T=0): no parameter is read from stale buffer content.
+			p.f("            if ((short) (buf[ISO7816.OFFSET_LC] & 0xff) != %d) {\n", n)
+			p.f("                ISOException.throwIt(ISO7816.SW_WRONG_LENGTH);\n            }\n")
+			p.f("            short got = apdu.setIncomingAndReceive();\n")
+			p.f("            while (got < %d) {\n", n)
+			p.f("                short more = apdu.receiveBytes((short) (ISO7816.OFFSET_CDATA + got));\n")
+			p.f("                if (more <= 0) {\n                    ISOException.throwIt(ISO7816.SW_WRONG_LENGTH);\n                }\n")
+			p.f("                got += more;\n            }\n")
 		}
 		var args []string
 		var bufs []appletBuf
@@ -133,6 +152,33 @@ func (p *javaPrinter) applet(public bool) {
 	p.f("    private static boolean overlap(short p, short n, short q, short m) {\n")
 	p.f("        return n > 0 && m > 0 && p < (short) (q + m) && q < (short) (p + n) && !(p == q && n == m);\n")
 	p.f("    }\n}\n")
+}
+
+// paramBytes is the length of the command data of export m's INS, as the
+// applet reads it: 2 bytes per array offset, slice length and short, 4 per
+// int (word arrays are not exposed and take none).
+func paramBytes(m *Method) int {
+	n := 0
+	for j := 0; j < len(m.Params); j++ {
+		v := m.Params[j]
+		switch v.Kind {
+		case KRef:
+			if v.Arr.Elem == EShort {
+				continue
+			}
+			n += 2
+			if v.Arr.Len < 0 {
+				n += 2
+				j++
+			}
+			j++
+		case KInt:
+			n += 4
+		default:
+			n += 2
+		}
+	}
+	return n
 }
 
 // arrayArg reads the offset (and, for a slice, the length) of the byte
