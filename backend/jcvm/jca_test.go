@@ -225,7 +225,7 @@ func flatCode(code []Insn) []string {
 	for _, in := range code {
 		switch {
 		case in.Op == opLabel:
-		case ops[in.Op].layout == lBranch:
+		case isBranch(in.Op):
 			s = append(s, fmt.Sprintf("%s ->%d", opName(in.Op), at[in.A]))
 		default:
 			s = append(s, fmt.Sprintf("%s %d %d", opName(in.Op), in.A, in.B))
