@@ -206,7 +206,8 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 		return nil, fmt.Errorf("jca: class %s has no init()V", jc.name)
 	}
 	for i, r := range cp {
-		if r.kind == cpMethod && byName[r.name] == nil {
+		if r.kind == cpMethod && byName[r.name] == nil && !(initM != nil && r.name == "init()V") {
+			// (init() is the applet's to call: the library's code may not)
 			return nil, fmt.Errorf("jca: constant %d: class %s has no method %s", i, jc.name, r.name)
 		}
 	}
@@ -380,7 +381,7 @@ func jcaInit(m *jcaMethod, ref func(int32) (int, *Arr, error)) error {
 	}
 	for _, in := range m.code {
 		if in.label != "" {
-			return fmt.Errorf("jca line %d: init() has a label", in.line)
+			continue // init() has no branches: a label is no target
 		}
 		arg := func() (int32, error) {
 			if len(in.args) != 1 {
