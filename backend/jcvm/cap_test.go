@@ -34,7 +34,16 @@ var (
 // read a CAP or the converter's .jca share it.
 func stdlibCAP(t testing.TB, mod string, noInt bool, route string) *CAP {
 	t.Helper()
-	kit := &Kit{Home: tools.JavaCardKit(t)}
+	c, err := stdlibCAPErr(tools.JavaCardKit(t), mod, noInt, route)
+	if err != nil {
+		t.Fatalf("%s (no-int %v) by route %s: %v", mod, noInt, route, err)
+	}
+	return c
+}
+
+// stdlibCAPErr is stdlibCAP with the kit at home, returning the error.
+func stdlibCAPErr(home, mod string, noInt bool, route string) (*CAP, error) {
+	kit := &Kit{Home: home}
 	capMu.Lock()
 	b := capCache[capKey{mod, noInt, route}]
 	if b == nil {
@@ -43,16 +52,17 @@ func stdlibCAP(t testing.TB, mod string, noInt bool, route string) *CAP {
 	}
 	capMu.Unlock()
 	b.once.Do(func() {
-		cls := stdlibClass(t, mod, backend.Options{NoInt: noInt})
+		cls, err := stdlibClassErr(mod, backend.Options{NoInt: noInt})
+		if err != nil {
+			b.err = err
+			return
+		}
 		aids := DefaultAIDs(cls.Name)
 		if b.cap, b.err = buildCAP(kit, cls, aids, route); b.err == nil {
 			b.err = kit.Verify(b.cap)
 		}
 	})
-	if b.err != nil {
-		t.Fatalf("%s (no-int %v) by route %s: %v", mod, noInt, route, b.err)
-	}
-	return b.cap
+	return b.cap, b.err
 }
 
 // TestCAPJavaRoute builds the CAP of every stdlib module at both widths by

@@ -22,7 +22,7 @@ const (
 	clStack         // pop, pop2
 	clSALU          // short arithmetic, logic, shifts, s2b, s2i
 	clIALU          // int arithmetic, logic, shifts, icmp, i2b, i2s
-	clBranch        // if<cond>_w, if_scmp<cond>_w, goto_w
+	clBranch        // if<cond>[_w], if_scmp<cond>[_w], goto[_w]
 	clArray         // getstatic_a and array element loads and stores (persistent int[] writes included)
 	clInvoke        // invokestatic, returns, argument cells
 	nClasses

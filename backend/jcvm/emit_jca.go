@@ -134,7 +134,7 @@ func printJCA(cls *Class, pkg string, aid []byte) string {
 			}
 			name := opName(in.Op)
 			switch ops[in.Op].layout {
-			case lBranch:
+			case lBranch, lBranch8:
 				f("\t\t\t%s L%d;\n", name, names[in.A])
 			case lInc:
 				f("\t\t\t%s %d %d;\n", name, in.A, in.B)

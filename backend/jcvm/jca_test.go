@@ -225,7 +225,7 @@ func flatCode(code []Insn) []string {
 	for _, in := range code {
 		switch {
 		case in.Op == opLabel:
-		case ops[in.Op].layout == lBranch:
+		case isBranch(in.Op):
 			s = append(s, fmt.Sprintf("%s ->%d", opName(in.Op), at[in.A]))
 		default:
 			s = append(s, fmt.Sprintf("%s %d %d", opName(in.Op), in.A, in.B))
@@ -392,5 +392,74 @@ func TestLoadJCATruncated(t *testing.T) {
 				t.Errorf("prefix of %d bytes taken", i)
 			}
 		}()
+	}
+}
+
+// jcaAppletClass is an applet class as the converter writes one after the
+// library class: method tables, an instance method with a .descriptor
+// and an exception table, constant-pool entries the library never uses.
+const jcaAppletClass = `
+	.class public final X 1 extends 0.3 {
+		.fields {
+			private final byte[] args 0;
+		}
+		.publicMethodTable 7 {
+			equals(Ljava/lang/Object;)Z;
+			getShareableInterfaceObject(Ljavacard/framework/AID;B)Ljavacard/framework/Shareable;;
+		}
+		.packageMethodTable 0 {
+		}
+		.method public process(Ljavacard/framework/APDU;)V 7 {
+			.stack 2;
+			.locals 1;
+			.descriptor	Ljavacard/framework/APDU;	0.10;
+		L0:	aload_1;
+			invokevirtual 5;
+			return;
+			.exceptionTable {
+				L0 L0 L0 6;
+			}
+		}
+	}
+}
+`
+
+// TestLoadJCALibraryAmongClasses: the library class is found beside an
+// applet class, whose members and constants are not loaded; two classes
+// extending java.lang.Object are refused.
+func TestLoadJCALibraryAmongClasses(t *testing.T) {
+	end := strings.LastIndex(jcaSample, "}")
+	src := strings.Replace(jcaSample[:end], "staticMethodRef 0.8.15(SB)[S;", "staticMethodRef 0.8.15(SB)[S;\n\t\tvirtualMethodRef 0.10.1()[B;\n\t\t.classRef 0.13;\n\t\tinstanceFieldRef byte[] X/args;", 1) + jcaAppletClass
+	f, err := parseJCA(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.classes) != 2 || len(f.classes[1].methods) != 1 || f.classes[1].methods[0].desc != "(Ljavacard/framework/APDU;)V" {
+		t.Fatalf("parsed %+v", f.classes)
+	}
+	cls, err := loadJCA(f, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cls.Name != "S" || len(cls.Methods) != 1 {
+		t.Fatalf("loaded class %s with %d methods, want S with 1", cls.Name, len(cls.Methods))
+	}
+	if got, err := newSim(cls).call(cls.Methods[0], []int16{1}); err != nil || len(got) != 1 || got[0] != -2 {
+		t.Errorf("f(1) = %v, %v; want -2", got, err)
+	}
+	two := strings.Replace(src, "X 1 extends 0.3", "X 1 extends 1.0", 1)
+	if f, err = parseJCA(two); err == nil {
+		_, err = loadJCA(f, 16)
+	}
+	if err == nil || !strings.Contains(err.Error(), "both extend java.lang.Object") {
+		t.Errorf("two library classes: %v", err)
+	}
+	// The library's code may not use the applet's constants.
+	bad := strings.Replace(src, "getstatic_a 1;", "getstatic_a 7;", 1)
+	if f, err = parseJCA(bad); err == nil {
+		_, err = loadJCA(f, 16)
+	}
+	if err == nil || !strings.Contains(err.Error(), "not a static reference") {
+		t.Errorf("the library using an instance field: %v", err)
 	}
 }

@@ -34,11 +34,15 @@ var (
 	jvmRoot   string // removed by TestMain
 )
 
-// TestMain removes the shared class directories after the tests.
+// TestMain removes the shared class directories (and the converter's
+// files) after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if jvmRoot != "" {
 		os.RemoveAll(jvmRoot)
+	}
+	if convDir != "" {
+		os.RemoveAll(convDir)
 	}
 	os.Exit(code)
 }

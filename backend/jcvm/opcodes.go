@@ -67,18 +67,19 @@ const cntArgCells = opLabel
 type layout uint8
 
 const (
-	lNone   layout = iota // none
-	lLocal                // u1: a local cell
-	lByte                 // s1: a constant
-	lShort                // s2: a constant
-	lInt                  // s4: a constant
-	lCPool                // u2: a constant-pool index
-	lInc                  // u1 local, s1 increment
-	lBranch               // s2: a branch offset (the _w forms)
+	lNone    layout = iota // none
+	lLocal                 // u1: a local cell
+	lByte                  // s1: a constant
+	lShort                 // s2: a constant
+	lInt                   // s4: a constant
+	lCPool                 // u2: a constant-pool index
+	lInc                   // u1 local, s1 increment
+	lBranch                // s2: a branch offset (the _w forms)
+	lBranch8               // s1: a branch offset (the short forms)
 )
 
 // layoutSize is an instruction's encoded length by operand layout.
-var layoutSize = [...]int{lNone: 1, lLocal: 2, lByte: 2, lShort: 3, lInt: 5, lCPool: 3, lInc: 3, lBranch: 3}
+var layoutSize = [...]int{lNone: 1, lLocal: 2, lByte: 2, lShort: 3, lInt: 5, lCPool: 3, lInc: 3, lBranch: 3, lBranch8: 2}
 
 // opSem is what the simulator does with an opcode; an entry's k (the kind of
 // the value handled) and arg complete it.
@@ -124,7 +125,8 @@ type opInfo struct {
 	arg       int8 // see sem
 }
 
-// opList is every opcode the backend emits. The base figures solve the
+// opList is every opcode the backend emits, and the ones the Java Card
+// converter writes in the stdlib's library classes beside them. The base figures solve the
 // stack-neutral pair measurements one opcode at a time (sconst 5; pop =
 // 5.7 split evenly gives sconst and pop 2.85; then sconst 5; sconst 3;
 // sadd; pop = 12.5 gives sadd 3.95, and so on); iaload is an assumption
@@ -232,6 +234,24 @@ var opList = []opInfo{
 	{166, "if_scmpgt_w", lBranch, 2, 0, clBranch, 5.75, sIfCmp, KShort, int8(RGt)},
 	{167, "if_scmple_w", lBranch, 2, 0, clBranch, 5.75, sIfCmp, KShort, int8(RLe)},
 	{168, "goto_w", lBranch, 0, 0, clBranch, 3.1, sGoto, KVoid, 0},
+	// The short branches (s1 offset), which the backend does not emit but
+	// the Java Card converter writes for a target within -128..127 bytes:
+	// the published pairs (sconst;ifeq, if_scmplt, ...) time converted
+	// code, so they are read as these forms too, and each takes its _w
+	// form's figure; goto is assumed to cost goto_w's 3.1 µs.
+	{96, "ifeq", lBranch8, 1, 0, clBranch, 4.75, sIf, KShort, int8(REq)},
+	{97, "ifne", lBranch8, 1, 0, clBranch, 4.75, sIf, KShort, int8(RNe)},
+	{98, "iflt", lBranch8, 1, 0, clBranch, 4.75, sIf, KShort, int8(RLt)},
+	{99, "ifge", lBranch8, 1, 0, clBranch, 4.75, sIf, KShort, int8(RGe)},
+	{100, "ifgt", lBranch8, 1, 0, clBranch, 4.75, sIf, KShort, int8(RGt)},
+	{101, "ifle", lBranch8, 1, 0, clBranch, 4.75, sIf, KShort, int8(RLe)},
+	{106, "if_scmpeq", lBranch8, 2, 0, clBranch, 5.75, sIfCmp, KShort, int8(REq)},
+	{107, "if_scmpne", lBranch8, 2, 0, clBranch, 5.75, sIfCmp, KShort, int8(RNe)},
+	{108, "if_scmplt", lBranch8, 2, 0, clBranch, 5.75, sIfCmp, KShort, int8(RLt)},
+	{109, "if_scmpge", lBranch8, 2, 0, clBranch, 5.75, sIfCmp, KShort, int8(RGe)},
+	{110, "if_scmpgt", lBranch8, 2, 0, clBranch, 5.75, sIfCmp, KShort, int8(RGt)},
+	{111, "if_scmple", lBranch8, 2, 0, clBranch, 5.75, sIfCmp, KShort, int8(RLe)},
+	{112, "goto", lBranch8, 0, 0, clBranch, 3.1, sGoto, KVoid, 0},
 }
 
 // ops is opList indexed by opcode number (an opcode not in the list has
@@ -249,7 +269,9 @@ var ops = func() (t [256]opInfo) {
 func opName(op byte) string { return ops[op].name }
 
 // isBranch reports whether op takes a label.
-func isBranch(op byte) bool { return op != opLabel && ops[op].layout == lBranch }
+func isBranch(op byte) bool {
+	return op != opLabel && (ops[op].layout == lBranch || ops[op].layout == lBranch8)
+}
 
 // binOpcode is the short opcode of each binary operation (the int one
 // follows it).

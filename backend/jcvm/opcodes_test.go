@@ -73,7 +73,10 @@ func jcvmSpec() map[string]specOp {
 	for i, c := range conds {
 		add("if"+c+"_w", 152+i, 3)
 		add("if_scmp"+c+"_w", 162+i, 3)
+		add("if"+c, 96+i, 2)
+		add("if_scmp"+c, 106+i, 2)
 	}
+	add("goto", 112, 2)
 	add("goto_w", 168, 3)
 	return s
 }
@@ -224,7 +227,7 @@ func stackDepth(code []Insn) int {
 				at[in.A] = depth
 			}
 		}
-		if in.Op == opGotoW || ops[in.Op].sem == sReturn {
+		if ops[in.Op].sem == sGoto || ops[in.Op].sem == sReturn {
 			dead = true
 		}
 	}

@@ -3,6 +3,7 @@ package jcvm
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -11,11 +12,16 @@ import (
 // static fields (the constant tables with their values, the work arrays
 // with the sizes init() allocates them with), and every method with its
 // .stack, .locals, parameters (from the descriptor) and bytecode, constant
-// pool references resolved. Only the library package --emit jca writes is
-// taken: one class extending java.lang.Object, references to its own
-// members by name and to ISOException.throwIt and
-// JCSystem.makeTransient{Byte,Short}Array by their export tokens, checked
-// against the imported packages' AIDs.
+// pool references resolved. The library class is the one class extending
+// java.lang.Object (an applet class beside it, extending
+// javacard.framework.Applet, is not loaded, nor are instance methods such
+// as the converter's <init>); its code may refer to its own members by name
+// and to ISOException.throwIt and JCSystem.makeTransient{Byte,Short}Array
+// by their export tokens, each token's package found by its AID among the
+// imports (whatever their order and minor versions). Other constant-pool
+// entries (the applet's references) are taken but are an error if the
+// library's code uses them. Both the package --emit jca writes and the
+// converter's (-out JCA) load.
 // The kinds of constant-pool entries the library's code refers to.
 const (
 	cpField      = iota // a static field of the class
@@ -23,20 +29,17 @@ const (
 	cpThrow             // ISOException.throwIt
 	cpTransByte         // JCSystem.makeTransientByteArray
 	cpTransShort        // JCSystem.makeTransientShortArray
+	cpOther             // anything else: refused where the library uses it
 )
 
 type cpRef struct {
 	kind  int
 	field *Arr
 	name  string // cpMethod: name + descriptor
+	why   error  // cpOther: why the library may not use it
 }
 
 func loadJCA(f *jcaFile, w int) (*Class, error) {
-	if len(f.classes) != 1 {
-		return nil, fmt.Errorf("jca: %d classes, want the library class alone", len(f.classes))
-	}
-	jc := f.classes[0]
-	cls := &Class{Name: jc.name, W: w}
 	// External references: package token -> imported AID.
 	ext := func(ref string) (pkg []byte, class, member int, err error) {
 		parts := strings.Split(ref, ".")
@@ -54,9 +57,23 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 		}
 		return f.imports[n[0]].aid, n[1], n[2], nil
 	}
-	if pkg, class, _, err := ext(jc.extends); err != nil || !bytes.Equal(pkg, aidLang) || class != tokObject {
-		return nil, fmt.Errorf("jca: class %s extends %q, not java.lang.Object (%v)", jc.name, jc.extends, err)
+	// The library class: the one extending java.lang.Object.
+	var jc *jcaClass
+	var others []string
+	for _, c := range f.classes {
+		if pkg, class, _, err := ext(c.extends); err == nil && bytes.Equal(pkg, aidLang) && class == tokObject {
+			if jc != nil {
+				return nil, fmt.Errorf("jca: classes %s and %s both extend java.lang.Object; want one library class", jc.name, c.name)
+			}
+			jc = c
+			continue
+		}
+		others = append(others, fmt.Sprintf("%s extends %q", c.name, c.extends))
 	}
+	if jc == nil {
+		return nil, fmt.Errorf("jca: no library class: %s, not java.lang.Object", strings.Join(others, ", "))
+	}
+	cls := &Class{Name: jc.name, W: w}
 	// Fields.
 	fieldOf := map[string]*Arr{}
 	for _, fd := range jc.fields {
@@ -116,8 +133,12 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 				return nil, fmt.Errorf("jca: constant %d: staticFieldRef type Class/field", i)
 			}
 			cl, name, ok := strings.Cut(e.words[1], "/")
+			if ok && cl != jc.name {
+				cp[i] = cpRef{kind: cpOther, why: fmt.Errorf("jca: constant %d: %s is not a field of %s", i, e.words[1], jc.name)}
+				continue
+			}
 			a := fieldOf[name]
-			if !ok || cl != jc.name || a == nil || e.words[0] != map[ElemKind]string{EByte: "byte[]", EShort: "short[]", EInt: "int[]"}[a.Elem] {
+			if !ok || a == nil || e.words[0] != map[ElemKind]string{EByte: "byte[]", EShort: "short[]", EInt: "int[]"}[a.Elem] {
 				return nil, fmt.Errorf("jca: constant %d: no field %s %s in class %s", i, e.words[0], e.words[1], jc.name)
 			}
 			cp[i] = cpRef{kind: cpField, field: a}
@@ -133,14 +154,16 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 			target, desc := ref[:open], ref[open:]
 			if cl, name, ok := strings.Cut(target, "/"); ok {
 				if cl != jc.name {
-					return nil, fmt.Errorf("jca: constant %d: %q is not a method of %s", i, ref, jc.name)
+					cp[i] = cpRef{kind: cpOther, why: fmt.Errorf("jca: constant %d: %q is not a method of %s", i, ref, jc.name)}
+					continue
 				}
 				cp[i] = cpRef{kind: cpMethod, name: name + desc}
 				continue
 			}
 			pkg, class, member, err := ext(target)
 			if err != nil {
-				return nil, err
+				cp[i] = cpRef{kind: cpOther, why: err}
+				continue
 			}
 			known := map[string]int{
 				fmt.Sprintf("%d.%d(S)V", tokISOException, tokThrowIt):         cpThrow,
@@ -149,17 +172,22 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 			}
 			k, ok := known[fmt.Sprintf("%d.%d%s", class, member, desc)]
 			if !ok || !bytes.Equal(pkg, aidFramework) {
-				return nil, fmt.Errorf("jca: constant %d: %s is none of the javacard.framework methods the library calls", i, ref)
+				cp[i] = cpRef{kind: cpOther, why: fmt.Errorf("jca: constant %d: %s is none of the javacard.framework methods the library calls", i, ref)}
+				continue
 			}
 			cp[i] = cpRef{kind: k}
 		default:
-			return nil, fmt.Errorf("jca: constant %d: %s is not a static reference", i, e.kind)
+			// The applet's instance fields, virtual methods and classes.
+			cp[i] = cpRef{kind: cpOther, why: fmt.Errorf("jca: constant %d: %s is not a static reference", i, e.kind)}
 		}
 	}
 	// Methods, init() apart.
 	var initM *jcaMethod
 	byName := map[string]*Method{}
 	for _, jm := range jc.methods {
+		if !slices.Contains(jm.mods, "static") {
+			continue // an instance method: <init>, never called
+		}
 		if !jcaIdent(jm.name) {
 			return nil, fmt.Errorf("jca: bad method name %q", jm.name)
 		}
@@ -167,7 +195,7 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 			initM = jm
 			continue
 		}
-		m := &Method{Name: jm.name, Stack: jm.stack, Locals: jm.locals, Export: jm.mods[0] == "public", Index: len(cls.Methods)}
+		m := &Method{Name: jm.name, Stack: jm.stack, Locals: jm.locals, Export: slices.Contains(jm.mods, "public"), Index: len(cls.Methods)}
 		if err := jcaSignature(m, jm.desc); err != nil {
 			return nil, err
 		}
@@ -178,7 +206,8 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 		return nil, fmt.Errorf("jca: class %s has no init()V", jc.name)
 	}
 	for i, r := range cp {
-		if r.kind == cpMethod && byName[r.name] == nil {
+		if r.kind == cpMethod && byName[r.name] == nil && !(initM != nil && r.name == "init()V") {
+			// (init() is the applet's to call: the library's code may not)
 			return nil, fmt.Errorf("jca: constant %d: class %s has no method %s", i, jc.name, r.name)
 		}
 	}
@@ -187,6 +216,9 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 	if err := jcaInit(initM, func(k int32) (int, *Arr, error) {
 		if k < 0 || int(k) >= len(cp) {
 			return 0, nil, fmt.Errorf("jca: init(): no constant %d", k)
+		}
+		if cp[k].kind == cpOther {
+			return 0, nil, cp[k].why
 		}
 		return cp[k].kind, cp[k].field, nil
 	}); err != nil {
@@ -225,6 +257,9 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 			if !ok {
 				return nil, fmt.Errorf("jca line %d: %s: not an opcode of the library's code", in.line, in.op)
 			}
+			if ops[op].sem == sUnknown {
+				return nil, fmt.Errorf("jca line %d: %s: not an opcode the simulator runs", in.line, in.op)
+			}
 			want := map[layout]int{lNone: 0, lInc: 2}[ops[op].layout]
 			if ops[op].layout != lNone && ops[op].layout != lInc {
 				want = 1
@@ -234,7 +269,7 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 			}
 			ins := Insn{Op: op}
 			switch ops[op].layout {
-			case lBranch:
+			case lBranch, lBranch8:
 				l, ok := labels[in.args[0]]
 				if !ok {
 					return nil, fmt.Errorf("jca line %d: no label %s", in.line, in.args[0])
@@ -257,6 +292,9 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 			}
 			switch op {
 			case opGetstaticA:
+				if ins.A >= 0 && int(ins.A) < len(cp) && cp[ins.A].kind == cpOther {
+					return nil, fmt.Errorf("jca line %d: %v", in.line, cp[ins.A].why)
+				}
 				if ins.A < 0 || int(ins.A) >= len(cp) || cp[ins.A].kind != cpField {
 					return nil, fmt.Errorf("jca line %d: getstatic_a %d is not a static field", in.line, ins.A)
 				}
@@ -266,6 +304,8 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 					return nil, fmt.Errorf("jca line %d: no constant %d", in.line, ins.A)
 				}
 				switch r := cp[ins.A]; r.kind {
+				case cpOther:
+					return nil, fmt.Errorf("jca line %d: %v", in.line, r.why)
 				case cpThrow:
 					ins.A, ins.Pop = throwIndex, 1
 				case cpMethod:
@@ -341,7 +381,7 @@ func jcaInit(m *jcaMethod, ref func(int32) (int, *Arr, error)) error {
 	}
 	for _, in := range m.code {
 		if in.label != "" {
-			return fmt.Errorf("jca line %d: init() has a label", in.line)
+			continue // init() has no branches: a label is no target
 		}
 		arg := func() (int32, error) {
 			if len(in.args) != 1 {

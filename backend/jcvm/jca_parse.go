@@ -8,10 +8,11 @@ import (
 	"unicode"
 )
 
-// A reader of Java Card Assembly as capgen takes it, written for the tests
-// from the format's grammar (package, imports, applet, constant pool,
-// classes with fields and methods): the tests load the simulator from the
-// text --emit jca prints, so what is checked is the artifact itself.
+// A reader of Java Card Assembly as capgen takes it, from the format's
+// grammar (package, imports, applet, constant pool, classes with fields,
+// method tables and methods): both the text --emit jca prints and the one
+// the Java Card converter writes (-out JCA) load into the simulator, so
+// what runs is the artifact itself.
 
 // jcaTok is one token: a word or one of { } ; , =.
 type jcaTok struct {
@@ -47,7 +48,31 @@ func jcaLex(src string) ([]jcaTok, error) {
 			i++
 		default:
 			j := i
-			for j < len(src) && !strings.ContainsRune("{};,= \t\r\n\f", rune(src[j])) && !strings.HasPrefix(src[j:], "//") && !strings.HasPrefix(src[j:], "/*") {
+			// A method's descriptor is one word: the ; of a class type
+			// (Ljava/lang/Object;) inside the parentheses or as the
+			// result type belongs to it.
+			depth := 0
+			for j < len(src) && src[j] != '\n' && (depth > 0 || !strings.ContainsRune("{};,= \t\r\f", rune(src[j]))) && !strings.HasPrefix(src[j:], "//") && !strings.HasPrefix(src[j:], "/*") {
+				switch src[j] {
+				case '(':
+					depth++
+				case ')':
+					if depth > 0 {
+						depth--
+						if depth == 0 {
+							// The result type: [s, then a class type's ; too.
+							k := j + 1
+							for k < len(src) && src[k] == '[' {
+								k++
+							}
+							if k < len(src) && src[k] == 'L' {
+								if end := strings.IndexAny(src[k:], ";\n"); end > 0 && src[k+end] == ';' {
+									j = k + end
+								}
+							}
+						}
+					}
+				}
 				j++
 			}
 			toks = append(toks, jcaTok{src[i:j], line})
@@ -108,6 +133,7 @@ type jcaMethod struct {
 	token         int
 	stack, locals int
 	code          []jcaInsn
+	handlers      [][]string // .exceptionTable: start end handler class
 }
 
 // jcaInsn is an instruction, or a label (label != "", op == "").
@@ -162,7 +188,7 @@ func (p *jcaParser) words(stop string) ([]string, error) {
 			return nil, p.errf("missing %q", stop)
 		}
 		w := p.next()
-		if strings.ContainsAny(w, "{};,=") {
+		if len(w) == 1 && strings.ContainsAny(w, "{};,=") {
 			p.pos--
 			return nil, p.errf("unexpected %q before %q", w, stop)
 		}
@@ -339,6 +365,16 @@ func (p *jcaParser) class() (*jcaClass, error) {
 				return nil, err
 			}
 			c.methods = append(c.methods, m)
+		case ".publicmethodtable", ".packagemethodtable":
+			// The virtual method tables (the converter's): a base and the
+			// methods' signatures, which the loader does not need.
+			if _, err := p.words("{"); err != nil {
+				return nil, err
+			}
+			p.pos--
+			if err := p.block(func([]string) error { return nil }); err != nil {
+				return nil, err
+			}
 		default:
 			p.pos--
 			return nil, p.errf("unknown directive %q in class %s", d, name)
@@ -437,6 +473,21 @@ func (p *jcaParser) method() (*jcaMethod, error) {
 				m.stack = n
 			} else {
 				m.locals = n
+			}
+		case strings.EqualFold(w, ".descriptor"):
+			// A parameter's class type and its token: two statements.
+			for range 2 {
+				if _, err := p.words(";"); err != nil {
+					return nil, err
+				}
+			}
+		case strings.EqualFold(w, ".exceptionTable"):
+			err := p.block(func(ws []string) error {
+				m.handlers = append(m.handlers, ws)
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
 		case strings.HasSuffix(w, ":"):
 			m.code = append(m.code, jcaInsn{label: strings.TrimSuffix(w, ":"), line: line})
