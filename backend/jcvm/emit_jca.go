@@ -15,26 +15,24 @@ import (
 // static fields, the class's methods, ISOException.throwIt, then the two
 // JCSystem methods init() allocates the transient work arrays with.
 
-// Imported packages: their AIDs and the versions the code needs (every
-// class and method used exists since Java Card 2.2.2, whose
-// javacard.framework is 1.3).
+// Imported packages: their AIDs and the versions of the Java Card 3.0.5
+// kit's export files (javacard.framework 1.6, java.lang 1.0).
 var (
 	aidFramework = []byte{0xA0, 0x00, 0x00, 0x00, 0x62, 0x01, 0x01}
 	aidLang      = []byte{0xA0, 0x00, 0x00, 0x00, 0x62, 0x00, 0x01}
 )
 
 const (
-	versionFramework = "1.3"
+	versionFramework = "1.6"
 	versionLang      = "1.0"
 	// Package tokens: positions in .imports.
 	pkgFramework = 0
 	pkgLang      = 1
 )
 
-// Tokens of the export files: javacard.framework's classes ISOException
-// (7) and JCSystem (8) and their static methods, java.lang's Object (0).
-// They were not checked against the export files, which are not available
-// here (docs/jcvm.md says how to check them).
+// Tokens of the export files (as the kit's exp2text prints them):
+// javacard.framework's classes ISOException (7) and JCSystem (8) and their
+// static methods, java.lang's Object (0) and its constructor (0).
 const (
 	tokISOException      = 7
 	tokThrowIt           = 1
@@ -42,6 +40,7 @@ const (
 	tokMakeTransientByte = 13
 	tokMakeTransientShrt = 15
 	tokObject            = 0
+	tokObjectInit        = 0
 	clearOnDeselect      = 2  // JCSystem.CLEAR_ON_DESELECT
 	atypeInt             = 13 // newarray's type code of int[]
 )
@@ -52,6 +51,7 @@ var jcaRefs = []struct{ ref, desc, name string }{
 	{fmt.Sprintf("%d.%d.%d", pkgFramework, tokISOException, tokThrowIt), "(S)V", "javacard/framework/ISOException.throwIt"},
 	{fmt.Sprintf("%d.%d.%d", pkgFramework, tokJCSystem, tokMakeTransientByte), "(SB)[B", "javacard/framework/JCSystem.makeTransientByteArray"},
 	{fmt.Sprintf("%d.%d.%d", pkgFramework, tokJCSystem, tokMakeTransientShrt), "(SB)[S", "javacard/framework/JCSystem.makeTransientShortArray"},
+	{fmt.Sprintf("%d.%d.%d", pkgLang, tokObject, tokObjectInit), "()V", "java/lang/Object.<init>"},
 }
 
 // aidJCA renders an AID as JCA writes it: 0xA0:0x00:...
@@ -112,8 +112,15 @@ func printJCA(cls *Class, pkg string, aid []byte) string {
 		}
 		f("\t\t\tstatic final %s %s = {%s};\n", arrayType(a), a.Name, strings.Join(vals, ", "))
 	}
-	f("\t\t}\n")
-	token := 0
+	f("\t\t}\n\n")
+	// The virtual methods: java.lang.Object's equals (token 0) alone.
+	f("\t\t.publicMethodTable 1 {\n\t\t\tequals(Ljava/lang/Object;)Z;\n\t\t}\n\n")
+	f("\t\t.packageMethodTable 0 {\n\t\t}\n\n")
+	// The constructor (token 0) calls Object's: the class is never
+	// instantiated, but a public class has one.
+	f("\t\t.method public <init>()V 0 {\n\t\t\t.stack 1;\n\t\t\t.locals 0;\n\n")
+	f("\t\t\taload_0;\n\t\t\tinvokespecial %d;\n\t\t\treturn;\n\t\t}\n", len(cls.Fields)+len(cls.Methods)+3)
+	token := 1
 	printInit(&b, cls, token)
 	token++
 	for _, m := range cls.Methods {

@@ -3,6 +3,7 @@ package jcvm
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,19 +24,28 @@ const (
 	cpThrow             // ISOException.throwIt
 	cpTransByte         // JCSystem.makeTransientByteArray
 	cpTransShort        // JCSystem.makeTransientShortArray
+	cpOther             // the applet's: an error if the library uses it
 )
 
 type cpRef struct {
 	kind  int
 	field *Arr
 	name  string // cpMethod: name + descriptor
+	err   error  // cpOther: why the library's code cannot use it
 }
 
 func loadJCA(f *jcaFile, w int) (*Class, error) {
-	if len(f.classes) != 1 {
-		return nil, fmt.Errorf("jca: %d classes, want the library class alone", len(f.classes))
+	// The library class: the one class that is not an applet.
+	var lib []*jcaClass
+	for _, c := range f.classes {
+		if !slices.ContainsFunc(f.applets, func(a jcaApplet) bool { return a.class == c.name }) {
+			lib = append(lib, c)
+		}
 	}
-	jc := f.classes[0]
+	if len(lib) != 1 {
+		return nil, fmt.Errorf("jca: %d classes besides the applets, want the library class alone", len(lib))
+	}
+	jc := lib[0]
 	cls := &Class{Name: jc.name, W: w}
 	// External references: package token -> imported AID.
 	ext := func(ref string) (pkg []byte, class, member int, err error) {
@@ -108,6 +118,9 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 		}
 	}
 	// The constant pool.
+	applet := func(cl string) bool {
+		return slices.ContainsFunc(f.applets, func(a jcaApplet) bool { return a.class == cl })
+	}
 	cp := make([]cpRef, len(f.cp))
 	for i, e := range f.cp {
 		switch e.kind {
@@ -132,6 +145,10 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 			}
 			target, desc := ref[:open], ref[open:]
 			if cl, name, ok := strings.Cut(target, "/"); ok {
+				if cl != jc.name && applet(cl) {
+					cp[i] = cpRef{kind: cpOther, err: fmt.Errorf("jca: constant %d: %q is the applet's", i, ref)}
+					continue
+				}
 				if cl != jc.name {
 					return nil, fmt.Errorf("jca: constant %d: %q is not a method of %s", i, ref, jc.name)
 				}
@@ -149,17 +166,23 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 			}
 			k, ok := known[fmt.Sprintf("%d.%d%s", class, member, desc)]
 			if !ok || !bytes.Equal(pkg, aidFramework) {
-				return nil, fmt.Errorf("jca: constant %d: %s is none of the javacard.framework methods the library calls", i, ref)
+				// Another external method (the applet's, Object.<init>):
+				// refused where the library's code calls it.
+				cp[i] = cpRef{kind: cpOther, err: fmt.Errorf("jca: constant %d: %s is none of the javacard.framework methods the library calls", i, ref)}
+				continue
 			}
 			cp[i] = cpRef{kind: k}
 		default:
-			return nil, fmt.Errorf("jca: constant %d: %s is not a static reference", i, e.kind)
+			cp[i] = cpRef{kind: cpOther, err: fmt.Errorf("jca: constant %d: %s is not a static reference", i, e.kind)}
 		}
 	}
 	// Methods, init() apart.
 	var initM *jcaMethod
 	byName := map[string]*Method{}
 	for _, jm := range jc.methods {
+		if jm.name == "<init>" {
+			continue // the constructor: the class is never instantiated
+		}
 		if !jcaIdent(jm.name) {
 			return nil, fmt.Errorf("jca: bad method name %q", jm.name)
 		}
@@ -188,7 +211,7 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 		if k < 0 || int(k) >= len(cp) {
 			return 0, nil, fmt.Errorf("jca: init(): no constant %d", k)
 		}
-		return cp[k].kind, cp[k].field, nil
+		return cp[k].kind, cp[k].field, cp[k].err
 	}); err != nil {
 		return nil, err
 	}
@@ -274,6 +297,8 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 						return nil, fmt.Errorf("jca line %d: no method %s", in.line, r.name)
 					}
 					ins.A, ins.Pop, ins.Ret = int32(len(cls.Fields)+callee.Index), paramCells(callee), callee.Ret.Cells()
+				case cpOther:
+					return nil, fmt.Errorf("jca line %d: %v", in.line, r.err)
 				default:
 					return nil, fmt.Errorf("jca line %d: invokestatic %d outside init()", in.line, ins.A)
 				}

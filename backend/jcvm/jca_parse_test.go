@@ -46,8 +46,9 @@ func jcaLex(src string) ([]jcaTok, error) {
 			toks = append(toks, jcaTok{string(c), line})
 			i++
 		default:
-			j := i
-			for j < len(src) && !strings.ContainsRune("{};,= \t\r\n\f", rune(src[j])) && !strings.HasPrefix(src[j:], "//") && !strings.HasPrefix(src[j:], "/*") {
+			j, paren := i, 0 // a descriptor's ';' (Ljava/lang/Object;) is in the word
+			for j < len(src) && (paren > 0 && src[j] != '\n' || !strings.ContainsRune("{};,= \t\r\n\f", rune(src[j])) && !strings.HasPrefix(src[j:], "//") && !strings.HasPrefix(src[j:], "/*")) {
+				paren += map[byte]int{'(': 1, ')': -1}[src[j]]
 				j++
 			}
 			toks = append(toks, jcaTok{src[i:j], line})
@@ -333,6 +334,10 @@ func (p *jcaParser) class() (*jcaClass, error) {
 			if err := p.fields(c); err != nil {
 				return nil, err
 			}
+		case ".publicmethodtable", ".packagemethodtable":
+			if err := p.skipBlock(); err != nil {
+				return nil, err
+			}
 		case ".method":
 			m, err := p.method()
 			if err != nil {
@@ -438,6 +443,11 @@ func (p *jcaParser) method() (*jcaMethod, error) {
 			} else {
 				m.locals = n
 			}
+		case strings.EqualFold(w, ".exceptiontable"):
+			p.pos--
+			if err := p.skipBlock(); err != nil {
+				return nil, err
+			}
 		case strings.HasSuffix(w, ":"):
 			m.code = append(m.code, jcaInsn{label: strings.TrimSuffix(w, ":"), line: line})
 		default:
@@ -453,6 +463,31 @@ func (p *jcaParser) method() (*jcaMethod, error) {
 		return nil, p.errf("method %s lacks .stack or .locals", m.name)
 	}
 	return m, nil
+}
+
+// skipBlock passes a directive's words and its { ... } block (a method
+// table, an exception table), which the tests do not read.
+func (p *jcaParser) skipBlock() error {
+	for p.peek() != "{" {
+		if p.pos >= len(p.toks) || p.peek() == "}" {
+			return p.errf("want a block")
+		}
+		p.pos++
+	}
+	for depth := 0; ; {
+		switch p.next() {
+		case "{":
+			depth++
+		case "}":
+			if depth--; depth == 0 {
+				return nil
+			}
+		case "":
+			if p.pos > len(p.toks) {
+				return p.errf("block not closed")
+			}
+		}
+	}
 }
 
 // jcaAID reads an AID written 0xA0:0x00:...
