@@ -201,7 +201,7 @@ func loadJCA(f *jcaFile, w int) (*Class, error) {
 		return nil, fmt.Errorf("jca: class %s has no init()V", jc.name)
 	}
 	for i, r := range cp {
-		if r.kind == cpMethod && byName[r.name] == nil {
+		if r.kind == cpMethod && byName[r.name] == nil && r.name != "init()V" { // init(): the applet's
 			return nil, fmt.Errorf("jca: constant %d: class %s has no method %s", i, jc.name, r.name)
 		}
 	}

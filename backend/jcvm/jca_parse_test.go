@@ -163,7 +163,7 @@ func (p *jcaParser) words(stop string) ([]string, error) {
 			return nil, p.errf("missing %q", stop)
 		}
 		w := p.next()
-		if strings.ContainsAny(w, "{};,=") {
+		if strings.ContainsAny(w, "{};,=") && !strings.Contains(w, "(") {
 			p.pos--
 			return nil, p.errf("unexpected %q before %q", w, stop)
 		}
