@@ -17,7 +17,6 @@ import (
 	"github.com/lowent/lowentc/stdlib/golden"
 )
 
-
 // convKey names one converted stdlib module.
 type convKey struct {
 	mod   string

@@ -32,7 +32,7 @@ func TestDeterministic(t *testing.T) {
 						t.Fatalf("%s noInt=%v: %v", mod, noInt, err)
 					}
 				}
-				got := map[string][]byte{"java": []byte(printJava(cls, "lowent")), "jca": []byte(printJCA(cls, "lowent", DefaultAIDs(cls.Name).Package))}
+				got := map[string][]byte{"java": []byte(printJava(cls, "lowent")), "jca": []byte(printJCA(cls, "lowent", DefaultAIDs(cls.Name)))}
 				if first == nil {
 					first = got
 					continue

@@ -108,7 +108,7 @@ func jcaArtifact(cls *Class, opts backend.Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []byte(printJCA(cls, javaPackage, aids.Package)), nil
+	return []byte(printJCA(cls, javaPackage, aids)), nil
 }
 
 // JavaCardTree compiles in to the tree of --emit javacard: file contents by

@@ -331,7 +331,7 @@ func capArtifact(kit *Kit, cls *Class, opts backend.Options) ([]byte, error) {
 func buildCAP(kit *Kit, cls *Class, aids AIDs, route string) (*CAP, error) {
 	switch route {
 	case "jca":
-		return kit.Capgen(printJCA(cls, javaPackage, aids.Package))
+		return kit.Capgen(printJCA(cls, javaPackage, aids))
 	default:
 		return kit.ConvertTree(javaCardFiles(cls, aids), cls.Name, aids, cls.W == 32)
 	}
