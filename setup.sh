@@ -99,4 +99,26 @@ if [ "${#pkgs[@]}" -gt 0 ]; then
 fi
 llvm_version
 java_version
+
+# The third-party tools some tests run (internal/tools): one directory,
+# $LOWENT_TOOLS (default ../shared/tools beside this checkout), holding
+#   javacard/jc305u3_kit/            Oracle's Java Card 3.0.5u3 kit (converter,
+#                                    capgen, verifier, export files): the folder
+#                                    jc305u3_kit of github.com/martinpaljak/oracle_javacard_sdks
+#                                    at commit 3751d774dd4e
+#   javacard/jcardsim-3.0.5-SNAPSHOT.jar  jCardSim, from github.com/licel/jcardsim
+#                                    (the jar committed at 53a66d6)
+#   vice/                            VICE 3.10's x64sc built headless from
+#                                    github.com/VICE-Team/svn-mirror at 2e86e9e5, with
+#                                    the C64 ROMs of its data/C64 in vice/C64/
+# They are not installed by this script; the tests that need them fail
+# without them.
+here=$(cd "$(dirname "$0")" && pwd)
+tooldir=${LOWENT_TOOLS:-$here/../shared/tools}
+for t in javacard/jc305u3_kit/lib/tools.jar javacard/jcardsim-3.0.5-SNAPSHOT.jar vice/x64sc; do
+	if [ ! -e "$tooldir/$t" ]; then
+		echo "setup: $tooldir/$t is missing: set LOWENT_TOOLS to the directory holding javacard/ and vice/ (the comment in setup.sh says where each comes from)" >&2
+		exit 1
+	fi
+done
 echo "setup: all tools present ($(go version | cut -d' ' -f3), LLVM 14, $(java -version 2>&1 | head -1), 64tass, sim65, wasm-ld, node $(node --version))"
