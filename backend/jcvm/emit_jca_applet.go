@@ -427,6 +427,13 @@ func appletProcess(cls *Class, cp0, throwIt int) (*aCode, int) {
 	c.short(255)
 	c.op(-1, "sand")
 	c.sstore(lN)
+	// N = 0 would call nothing and answer 9000: 6700, as the Java applet.
+	lSome := c.newLabel()
+	c.sload(lN)
+	c.short(0)
+	c.br("if_scmpne_w", 2, lSome)
+	wrongLength()
+	c.place(lSome)
 	c.op(1, "aload_2")
 	c.short(3)
 	c.op(-1, "baload")
@@ -662,7 +669,7 @@ func appletExport(c *aCode, cls *Class, i int, e *Export, throwIt int) int {
 	c.br("goto_w", 0, lTop)
 	c.place(lEnd)
 	if m.Ret == KShort || m.Ret == KInt {
-		// The result, when the export ran (N = 0 runs none: no data).
+		// The result (N = 0 was refused above: 6700).
 		lNone := c.newLabel()
 		c.sload(lN)
 		c.br("ifeq_w", 1, lNone)
