@@ -118,6 +118,7 @@ func TestTargetsRegisterTheirFlags(t *testing.T) {
 	}
 	assert.Equal(t, map[string][]string{
 		"width": {"ir"}, "hw": {"amd64", "vm", "ir", "arm64", "wasm32"},
+		"jc-home": {"jcvm"}, "route": {"jcvm"},
 		"no-int": {"jcvm"}, "card": {"jcvm"}, "storage": {"jcvm"}, "no-card-limits": {"jcvm"}, "aid": {"jcvm"},
 		"opt": {"mos6502"}, "entry": {"mos6502"}, "timing": {"mos6502"}, "max-cycles": {"mos6502"},
 	}, acts)

@@ -40,7 +40,7 @@ func init() {
 		flagDef{name: "route", arg: "R", rank: 166, cmds: onCompile, targets: jc, strict: true,
 			help: []string{
 				"jcvm --emit cap: java (javac and the kit's converter), jca (capgen on",
-				"lowentc's own bytecode) or auto (default: the faster by the cost model)"},
+				"lowentc's own bytecode) or auto (default: java)"},
 			set: func(o *options, v string) error { o.be.Route = v; return nil }},
 	)
 }
